@@ -1,0 +1,14 @@
+module tiny
+
+go 1.26.8
+
+require (
+	github.com/alecthomas/participle/v2 v2.1.4 // indirect
+	github.com/chzyer/readline v1.5.1 // indirect
+	github.com/creack/pty v1.1.24 // indirect
+	github.com/ebitengine/purego v0.11.3 // indirect
+	github.com/fatih/color v1.19.0 // indirect
+	github.com/mattn/go-colorable v0.1.14 // indirect
+	github.com/mattn/go-isatty v0.0.20 // indirect
+	golang.org/x/sys v0.42.0 // indirect
+)
