@@ -1,0 +1,117 @@
+package shape
+
+import (
+	"fmt"
+
+	"tiny/symbolic"
+)
+
+// This file defines the index expressions of views and trackers: for output
+// indices idxs, the buffer index idx and the boolean valid that tells whether
+// the element exists (it is false in padding).
+
+// IndexExpr returns the raw (unsimplified) buffer index and validity of the
+// view at idxs, one index per dim, with valid anded onto the given one.
+func (v View) IndexExpr(idxs []*symbolic.Node, valid *symbolic.Node) (idx, ok *symbolic.Node) {
+	idx = v.Offset
+	if valid == nil {
+		valid = symbolic.Bool(true)
+	}
+	for i, x := range idxs {
+		if !isInt(v.Shape[i], 1) && !isInt(v.Strides[i], 0) {
+			idx = symbolic.Add(idx, symbolic.Mul(x, v.Strides[i]))
+		}
+		if v.Mask != nil {
+			m := v.Mask[i]
+			if !isInt(m[0], 0) {
+				valid = symbolic.And(valid, symbolic.Ge(x, m[0]))
+			}
+			if !eq(m[1], v.Shape[i]) {
+				valid = symbolic.And(valid, symbolic.Lt(x, m[1]))
+			}
+		}
+	}
+	return idx, valid
+}
+
+// RawIndexExpr returns the unsimplified (idx, valid) of the tracker at idxs:
+// the last view indexes with idxs, and each earlier view (minified) with the
+// row-major unravelling of the flat index the view after it computes.
+func (st Tracker) RawIndexExpr(idxs []*symbolic.Node) (idx, valid *symbolic.Node) {
+	idx, valid = st.last().IndexExpr(idxs, nil)
+	for i := len(st.Views) - 2; i >= 0; i-- {
+		v := st.Views[i].Minify()
+		sub := make([]node, len(v.Shape))
+		acc := c(1)
+		for d := len(v.Shape) - 1; d >= 0; d-- {
+			sub[d] = symbolic.Mod(symbolic.Div(idx, acc), v.Shape[d])
+			acc = mul(acc, v.Shape[d])
+		}
+		idx, valid = v.IndexExpr(sub, valid)
+	}
+	return idx, valid
+}
+
+// IndexExpr returns the simplified (idx, valid) of the tracker at idxs, one
+// node per output dim: element idxs reads buffer index idx when valid is true.
+func (st Tracker) IndexExpr(idxs []*symbolic.Node) (idx, valid *symbolic.Node) {
+	idx, valid = st.RawIndexExpr(idxs)
+	return symbolic.Simplify(idx), symbolic.Simplify(valid)
+}
+
+// Ridxs returns the default index variables ridx0, ridx1, ... for the
+// tracker's shape, each bounded by its dim.
+func (st Tracker) Ridxs(names []string) []*symbolic.Node {
+	shape := st.Shape()
+	out := make([]*symbolic.Node, len(shape))
+	for i, s := range shape {
+		name := fmt.Sprintf("ridx%d", i)
+		if names != nil {
+			name = names[i]
+		}
+		out[i] = symbolic.Var(name, 0, max(s.Max()-1, 0))
+	}
+	return out
+}
+
+// Render returns the simplified idx and valid rendered in tinygrad's notation
+// with the output indices named by names (nil names them ridx0, ridx1, ...).
+func (st Tracker) Render(names []string) (idx, valid string) {
+	i, v := st.IndexExpr(st.Ridxs(names))
+	return i.Render(), v.Render()
+}
+
+// Minify returns the view reshaped to its merged dims (mergeDims), the
+// fewest dims that index it the same way; symbolic views stay as they are.
+func (v View) Minify() View {
+	if !allInt(v.Shape) || !allInt(v.Strides) {
+		return v
+	}
+	var mask [][2]int64
+	if v.Mask != nil {
+		if !allInt(flatMask(v.Mask)) {
+			return v
+		}
+		mask = make([][2]int64, len(v.Mask))
+		for i, m := range v.Mask {
+			mask[i] = [2]int64{m[0].Val, m[1].Val}
+		}
+	}
+	blocks := mergeDims(toInts(v.Shape), toInts(v.Strides), mask)
+	shape := make([]node, len(blocks))
+	for i, b := range blocks {
+		shape[i] = c(b.size)
+	}
+	if nv, ok := v.Reshape(shape); ok {
+		return nv
+	}
+	return v
+}
+
+func flatMask(mask [][2]node) []node {
+	out := make([]node, 0, 2*len(mask))
+	for _, m := range mask {
+		out = append(out, m[0], m[1])
+	}
+	return out
+}

@@ -1,0 +1,281 @@
+package shape
+
+import (
+	"fmt"
+
+	"tiny/symbolic"
+)
+
+// This file defines View.Reshape: merging the view's dims into blocks that
+// each have one stride (mergeDims), splitting the blocks into the new dims,
+// and carrying the mask across (reshapeMask), as seed 002 describes.
+
+// Reshape returns the view holding the same elements in shape, and false when
+// one view cannot hold them (tinygrad's None); the caller then stacks a new
+// view. Reshaping to a different size is the caller's error to check.
+func (v View) Reshape(shape []*symbolic.Node) (View, bool) {
+	if eqs(v.Shape, shape) {
+		return v, true
+	}
+	if hasZero(v.Shape) {
+		return create(shape, nil, nil, nil), hasZero(shape)
+	}
+	if len(shape) == 0 && v.Mask != nil {
+		for _, m := range v.Mask {
+			if eq(m[0], m[1]) {
+				return View{}, false
+			}
+		}
+	}
+	if v.Contiguous {
+		return create(shape, nil, nil, nil), true
+	}
+	if !allInt(v.Shape) || !allInt(shape) {
+		return v.reshapeSymbolic(shape)
+	}
+	return v.reshapeInts(toInts(v.Shape), toInts(shape))
+}
+
+// reshapeSymbolic handles a non-contiguous view with symbolic dims: only a
+// reshape that keeps every dim (renaming equal ones) fits in one view.
+func (v View) reshapeSymbolic(shape []node) (View, bool) {
+	if len(shape) != len(v.Shape) {
+		return View{}, false
+	}
+	for i, s := range v.Shape {
+		if !eq(s, shape[i]) {
+			return View{}, false
+		}
+	}
+	return View{Shape: shape, Strides: v.Strides, Offset: v.Offset, Mask: v.Mask, Contiguous: v.Contiguous}, true
+}
+
+func (v View) reshapeInts(old, shape []int64) (View, bool) {
+	strides := toInts(v.Strides)
+	var mask [][2]int64
+	if v.Mask != nil {
+		mask = make([][2]int64, len(v.Mask))
+		for i, m := range v.Mask {
+			b, ok1 := ival(m[0])
+			e, ok2 := ival(m[1])
+			if !ok1 || !ok2 {
+				return View{}, false
+			}
+			mask[i] = [2]int64{b, e}
+		}
+	}
+	nstrides, ok := splitBlocks(mergeDims(old, strides, mask), shape)
+	if !ok {
+		return View{}, false
+	}
+	nmask, ok := reshapeMask(mask, old, shape)
+	if !ok {
+		return View{}, false
+	}
+	if nmask == nil {
+		return create(ints(shape), ints(nstrides), v.Offset, nil), true
+	}
+	ext := make([]node, len(nmask))
+	for i, m := range nmask {
+		ext[i] = c(m[1] - m[0])
+	}
+	nstrides = toInts(canonicalStrides(ext, ints(nstrides)))
+	extra := int64(0)
+	for i, m := range mask {
+		extra += m[0] * strides[i]
+	}
+	for i, m := range nmask {
+		extra -= m[0] * nstrides[i]
+	}
+	out := make([][2]node, len(nmask))
+	for i, m := range nmask {
+		out[i] = [2]node{c(m[0]), c(m[1])}
+	}
+	return create(ints(shape), ints(nstrides), add(v.Offset, c(extra)), out), true
+}
+
+// block is one run of merged dims: its total size, the stride of its
+// innermost element, and the size of the part that is not broadcast (0 when
+// the whole block has stride 0).
+type block struct{ size, stride, real int64 }
+
+// mergeDims merges runs of dims that are contiguous with each other, size-1
+// dims, and dims after one whose mask admits a single index.
+func mergeDims(shape, strides []int64, mask [][2]int64) []block {
+	if len(shape) == 0 {
+		return nil
+	}
+	realOf := func(s, st int64) int64 {
+		if st == 0 {
+			return 0
+		}
+		return s
+	}
+	ret := []block{{shape[0], strides[0], realOf(shape[0], strides[0])}}
+	merging := shape[0] == 1
+	if mask != nil {
+		merging = mask[0][1]-mask[0][0] == 1
+	}
+	for i := 1; i < len(shape); i++ {
+		s, st := shape[i], strides[i]
+		if s == 1 {
+			continue
+		}
+		last := ret[len(ret)-1]
+		if merging || last.stride == s*st {
+			r := last.real * s
+			if merging {
+				r = s
+			}
+			if st == 0 {
+				r = 0
+			}
+			ret[len(ret)-1] = block{last.size * s, st, r}
+		} else {
+			ret = append(ret, block{s, st, realOf(s, st)})
+		}
+		merging = s == 1
+		if mask != nil {
+			merging = mask[i][1]-mask[i][0] == 1
+		}
+	}
+	return ret
+}
+
+// splitBlocks splits the merged blocks, innermost first, into the dims of
+// shape; it fails when a new dim would straddle two blocks.
+func splitBlocks(blocks []block, shape []int64) ([]int64, bool) {
+	var rev []int64
+	j := len(shape) - 1
+	next := func() int64 {
+		if j < 0 {
+			return 0
+		}
+		j--
+		return shape[j+1]
+	}
+	for b := len(blocks) - 1; b >= 0; b-- {
+		blk := blocks[b]
+		acc, stride := int64(1), blk.stride
+		for acc <= blk.size && acc != blk.size {
+			d := next()
+			if d <= 0 {
+				break
+			}
+			rev = append(rev, stride*acc)
+			acc *= d
+			if acc >= blk.real {
+				stride = 0
+			}
+		}
+		if acc != blk.size {
+			return nil, false
+		}
+	}
+	out := make([]int64, len(shape))
+	for i := range rev {
+		out[len(shape)-1-i] = rev[i]
+	}
+	return out, true
+}
+
+// reshapeMask carries mask from old to shape, walking both from the
+// innermost dim: a dim split keeps the mask only if it does not cut across
+// it, and merged dims keep it only if it unfolds into one range. It returns
+// nil and true when there is no mask, and false when the reshape is not
+// possible.
+func reshapeMask(mask [][2]int64, old, shape []int64) ([][2]int64, bool) {
+	if mask == nil {
+		return nil, true
+	}
+	ri, rj := len(old)-1, len(shape)-1
+	nextOld := func() int64 {
+		if ri < 0 {
+			return 1
+		}
+		ri--
+		return old[ri+1]
+	}
+	nextNew := func() int64 {
+		if rj < 0 {
+			return 1
+		}
+		rj--
+		return shape[rj+1]
+	}
+	mi := len(mask) - 1
+	nextMask := func() [2]int64 {
+		if mi < 0 {
+			return [2]int64{0, 1}
+		}
+		mi--
+		return mask[mi+1]
+	}
+	var rev [][2]int64
+	curr, oldDim, newDim, m := int64(1), nextOld(), nextNew(), nextMask()
+	for len(rev) < len(shape) {
+		l, r := m[0], m[1]
+		nextStride := newDim * curr
+		switch {
+		case oldDim == nextStride:
+			rev = append(rev, [2]int64{fdiv(l, curr), fdiv(r-1, curr) + 1})
+			curr, oldDim, newDim, m = 1, nextOld(), nextNew(), nextMask()
+		case oldDim > nextStride:
+			if ((fmod(l, nextStride) != 0 || fmod(r, nextStride) != 0) && fdiv(l, nextStride) != fdiv(r-1, nextStride)) || fmod(oldDim, nextStride) != 0 {
+				return nil, false
+			}
+			rev = append(rev, [2]int64{fdiv(fmod(l, nextStride), curr), fdiv(fmod(r-1, nextStride), curr) + 1})
+			curr, newDim = nextStride, nextNew()
+		default:
+			nm := nextMask()
+			if (m[0] != 0 || m[1] != oldDim) && nm[1]-nm[0] != 1 {
+				return nil, false
+			}
+			m = [2]int64{nm[0]*oldDim + l, (nm[1]-1)*oldDim + r}
+			oldDim *= nextOld()
+		}
+	}
+	for ; mi >= 0; mi-- {
+		if mask[mi] != [2]int64{0, 1} {
+			empty := make([][2]int64, len(shape))
+			return empty, true
+		}
+	}
+	out := make([][2]int64, len(rev))
+	for i := range rev {
+		out[len(rev)-1-i] = rev[i]
+	}
+	return out, true
+}
+
+func toInts(ns []node) []int64 {
+	out := make([]int64, len(ns))
+	for i, n := range ns {
+		v, ok := ival(n)
+		if !ok {
+			panic(fmt.Sprintf("internal error: shape: %s is not a constant", n.Render()))
+		}
+		out[i] = v
+	}
+	return out
+}
+
+func ints(xs []int64) []node {
+	out := make([]node, len(xs))
+	for i, x := range xs {
+		out[i] = c(x)
+	}
+	return out
+}
+
+// fdiv and fmod are Python's floor division and modulo, which the mask
+// arithmetic of reshape relies on for empty ranges (r-1 = -1).
+func fdiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+func fmod(a, b int64) int64 { return a - fdiv(a, b)*b }
