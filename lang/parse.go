@@ -1,0 +1,157 @@
+package lang
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// parser is built on first use, so that programs that never parse start fast.
+var parser = sync.OnceValue(newParser)
+
+// Parse parses a source file. filename is used only in positions. On
+// failure it returns a nil *File and an *Error; it never panics.
+func Parse(filename, src string) (f *File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(*Error)
+			if !ok {
+				e = &Error{Pos: Pos{File: filename, Line: 1, Col: 1}, Msg: fmt.Sprintf("internal error: %v", r)}
+			}
+			f, err = nil, e
+		}
+	}()
+	s := newScanner(filename, src)
+	toks := s.scan()
+	peek, perr := lexer.Upgrade(&tokenLexer{toks: toks})
+	var g *gFile
+	if perr == nil {
+		g, perr = parser().ParseFromLexer(peek)
+	}
+	if e := s.choose(perr, toks); e != nil {
+		return nil, e
+	}
+	c := &converter{strs: s.strs, nums: s.nums}
+	return c.file(filename, g), nil
+}
+
+// ParseExpr parses src as a single expression.
+func ParseExpr(filename, src string) (Expr, error) {
+	f, err := Parse(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	if len(f.Stmts) == 1 {
+		if s, ok := f.Stmts[0].(*ExprStmt); ok {
+			return s.X, nil
+		}
+	}
+	p := Pos{File: filename, Line: 1, Col: 1}
+	if len(f.Stmts) > 0 {
+		p = f.Stmts[0].Pos()
+	}
+	return nil, &Error{Pos: p, Msg: "expected an expression"}
+}
+
+// choose picks the error to report: the scanner's unless the parser failed
+// on an earlier token.
+func (s *scanner) choose(perr error, toks []lexer.Token) *Error {
+	if perr == nil {
+		return s.err
+	}
+	var ute *participle.UnexpectedTokenError
+	if s.err != nil && !(errors.As(perr, &ute) && ute.Unexpected.Type != lexer.EOF && ute.Unexpected.Pos.Offset < s.errOff) {
+		return s.err
+	}
+	return syntaxError(perr, toks)
+}
+
+// syntaxError words a participle error without its grammar terms:
+// `unexpected "}"`, `unexpected newline, expected expression`.
+func syntaxError(perr error, toks []lexer.Token) *Error {
+	var ute *participle.UnexpectedTokenError
+	if !errors.As(perr, &ute) {
+		var pe participle.Error
+		p := toks[len(toks)-1].Pos
+		if errors.As(perr, &pe) {
+			p = pe.Position()
+		}
+		return &Error{Pos: toPos(p), Msg: "syntax error"}
+	}
+	tok := ute.Unexpected
+	msg := "unexpected " + describeToken(tok)
+	if hint := expectHint(prevToken(toks, tok)); hint != "" {
+		msg += ", expected " + hint
+	}
+	return &Error{Pos: toPos(tok.Pos), Msg: msg}
+}
+
+func describeToken(t lexer.Token) string {
+	switch t.Type {
+	case lexer.EOF:
+		return "end of input"
+	case tSep:
+		if t.Value == "\n" {
+			return "newline"
+		}
+		return `";"`
+	case tIdent:
+		return "name " + t.Value
+	case tInt, tFloat:
+		return "number " + t.Value
+	case tString:
+		v := t.Value
+		if len(v) > 20 {
+			v = strings.ToValidUTF8(v[:16], "") + "..." + v[len(v)-1:]
+		}
+		return "string " + v
+	case tKeyword:
+		return "keyword " + t.Value
+	}
+	return fmt.Sprintf("%q", t.Value)
+}
+
+// prevToken returns the token before t in toks, or nil.
+func prevToken(toks []lexer.Token, t lexer.Token) *lexer.Token {
+	for i := 1; i < len(toks); i++ {
+		if toks[i].Pos.Offset == t.Pos.Offset && toks[i].Type == t.Type {
+			return &toks[i-1]
+		}
+	}
+	return nil
+}
+
+// operandOps lists the tokens that must be followed by an expression.
+var operandOps = map[string]bool{
+	"or": true, "and": true, "not": true, "if": true, "while": true, "in": true,
+	"==": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true,
+	"+": true, "-": true, "*": true, "/": true, "//": true, "%": true, "@": true, "**": true,
+	"=": true, "+=": true, "-=": true, "*=": true, "/=": true, "//=": true, "%=": true,
+	"@=": true, "**=": true,
+}
+
+// expectHint says what should have followed prev, where that is clear.
+func expectHint(prev *lexer.Token) string {
+	if prev == nil || prev.Type != tPunct && prev.Type != tKeyword {
+		return ""
+	}
+	switch v := prev.Value; {
+	case operandOps[v]:
+		return "expression"
+	case v == ".":
+		return "attribute name"
+	case v == "fn":
+		return "function name or parameters"
+	case v == "for":
+		return "loop variable"
+	case v == "import":
+		return "path string"
+	case v == "as":
+		return "name"
+	}
+	return ""
+}

@@ -1,0 +1,85 @@
+package lang
+
+import "testing"
+
+// TestParse checks the tree of each construct in its S-expression form.
+func TestParse(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		// precedence, low to high
+		{"a or b and c", "(or a (and b c))"},
+		{"a and b or c", "(or (and a b) c)"},
+		{"not a and b", "(and (not a) b)"},
+		{"not a == b", "(not (== a b))"},
+		{"a == b + c", "(== a (+ b c))"},
+		{"a < b", "(< a b)"},
+		{"a + b * c", "(+ a (* b c))"},
+		{"a - b - c", "(- (- a b) c)"},
+		{"a * b // c % d @ e / f", "(/ (@ (% (// (* a b) c) d) e) f)"},
+		{"-a * b", "(* (- a) b)"},
+		{"-2**2", "(- (** 2 2))"},
+		{"2**3**2", "(** 2 (** 3 2))"},
+		{"2**-1", "(** 2 (- 1))"},
+		{"-a.b(c)[d]", "(- (index (call (. a b) c) d))"},
+		{"a.b ** 2", "(** (. a b) 2)"},
+		{"+x", "(+ x)"},
+		{"not not x", "(not (not x))"},
+		{"(a + b) * c", "(* (+ a b) c)"},
+		// literals
+		{"12; 1_000; 0x1f; 0b101; 0o17", "12\n1_000\n0x1f\n0b101\n0o17"},
+		{"1.5; .5; 1e-3; 1.; 2E+10", "1.5\n.5\n1e-3\n1.\n2E+10"},
+		{`"a\n\t\\\"'"; 'x\'y'`, `"a\n\t\\\"'"` + "\n" + `"x'y"`},
+		{`"\x41\u00e9"`, `"Aé"`},
+		{"true; false; none", "true\nfalse\nnone"},
+		{"[]; [1]; [1, 2,]", "(list)\n(list 1)\n(list 1 2)"},
+		{"(); (1,); (1, 2); (1)", "(tuple)\n(tuple 1)\n(tuple 1 2)\n1"},
+		{`{}; {"a": 1, "b": [2],}`, `(dict)` + "\n" + `(dict (: "a" 1) (: "b" (list 2)))`},
+		// postfix
+		{"f()", "(call f)"},
+		{"f(x, k=v,)", "(call f x (kw k v))"},
+		{"f(a=1, b=x == y)", "(call f (kw a 1) (kw b (== x y)))"},
+		{"a[i, 1:3, ::2, none, ...]", "(index a i (slice 1 3 _) (slice _ _ 2) none ...)"},
+		{"a[:]; a[::]; a[1:]; a[:2]; a[::-1]; a[1:2:3]",
+			"(index a (slice _ _ _))\n(index a (slice _ _ _))\n(index a (slice 1 _ _))\n(index a (slice _ 2 _))\n(index a (slice _ _ (- 1)))\n(index a (slice 1 2 3))"},
+		{"a.T.shape", "(. (. a T) shape)"},
+		{"fn (x) { return x }(1)", "(call (fn (params x) (block (return x))) 1)"},
+		// statements
+		{"x = 1", "(= x 1)"},
+		{"x, y = y, x", "(= (tuple x y) (tuple y x))"},
+		{"(x, y) = t", "(= (tuple x y) t)"},
+		{"x = 1,", "(= x (tuple 1))"},
+		{"a[0] = 1; d.k = 2", "(= (index a 0) 1)\n(= (. d k) 2)"},
+		{"x += 1; x -= 1; x *= 2; x /= 2; x //= 2; x %= 2; x @= w; x **= 2",
+			"(+= x 1)\n(-= x 1)\n(*= x 2)\n(/= x 2)\n(//= x 2)\n(%= x 2)\n(@= x w)\n(**= x 2)"},
+		{"fn f(a, b=2) { return a + b }", "(fn f (params a (b 2)) (block (return (+ a b))))"},
+		{"fn f() { return }", "(fn f (params) (block (return)))"},
+		{"fn f() { return 1, 2 }", "(fn f (params) (block (return (tuple 1 2))))"},
+		{"if a { b }", "(if a (block b))"},
+		{"if a { b } else { c }", "(if a (block b) (block c))"},
+		{"if a { b } else if c { d } else { e }", "(if a (block b) (if c (block d) (block e)))"},
+		{"if a {\n  b\n}\nelse {\n  c\n}", "(if a (block b) (block c))"},
+		{"while x < 3 { x += 1 }", "(while (< x 3) (block (+= x 1)))"},
+		{"for x in xs { continue }", "(for (vars x) xs (block (continue)))"},
+		{"for i, x in xs { break }", "(for (vars i x) xs (block (break)))"},
+		{`import "lib/nn.tiny" as nn`, `(import "lib/nn.tiny" nn)`},
+		// separators, comments, newlines in brackets
+		{"\n\n# c\nx = 1 # c\n\n;; y = 2;\n", "(= x 1)\n(= y 2)"},
+		{"f(1,\n  2)", "(call f 1 2)"},
+		{"x = [\n  1,\n  2,\n]", "(= x (list 1 2))"},
+		{"d = {\n  \"a\": 1,\n}", `(= d (dict (: "a" 1)))`},
+		{"fn f() {\n  x = 1\n\n  return x\n}", "(fn f (params) (block (= x 1) (return x)))"},
+		{"f(fn (x) {\n  y = x\n  return y\n})", "(call f (fn (params x) (block (= y x) (return y))))"},
+		{"x = 1 + \\\n  2", "(= x (+ 1 2))"},
+		{"if d == {} { x }", "(if (== d (dict)) (block x))"},
+		{"for k in {\"a\": 1} { k }", `(for (vars k) (dict (: "a" 1)) (block k))`},
+		{"", ""},
+	} {
+		f, err := Parse("t.tiny", tc.src)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tc.src, err)
+			continue
+		}
+		if got := f.String(); got != tc.want {
+			t.Errorf("Parse(%q)\n got %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+}
