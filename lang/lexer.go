@@ -52,7 +52,9 @@ type scanner struct {
 	line     int
 	col      int
 	toks     []lexer.Token
-	open     []byte // open brackets: '(', '[', 'd' (dict brace), 'b' (block brace)
+	open     []bracket
+	depth    int // an estimate of the parser's nesting; see nest
+	topOps   int // nesting operators at the top level since the last separator
 	sep      *lexer.Token
 	err      *Error
 	errOff   int  // offset of err
@@ -104,7 +106,7 @@ func (s *scanner) fail(p lexer.Position, atEOF bool, msg string) {
 
 // significant reports whether a newline here separates statements.
 func (s *scanner) significant() bool {
-	return len(s.open) == 0 || s.open[len(s.open)-1] == 'b'
+	return s.top() == 0 || s.top() == 'b'
 }
 
 // scan tokenizes the whole input, stopping at the first error. The token
@@ -145,6 +147,7 @@ func (s *scanner) next() {
 	case c == '\n' || c == ';' && s.significant():
 		if s.significant() && s.sep == nil {
 			s.sep = &lexer.Token{Type: tSep, Value: string(c), Pos: s.pos()}
+			s.separate()
 		}
 		s.advance(1)
 	case isLetter(r):
@@ -162,7 +165,7 @@ func (s *scanner) next() {
 		} else {
 			s.emit(tIdent, word, p)
 		}
-	case isDigit(c) || c == '.' && isDigit(s.peekByte(1)):
+	case isDigit(c) || c == '.' && isDigit(s.peekByte(1)) && (s.sep != nil || !endsOperand(s.last())):
 		s.scanNumber()
 	case c == '"' || c == '\'':
 		s.scanString()
@@ -185,34 +188,88 @@ func (s *scanner) next() {
 func (s *scanner) emit(typ lexer.TokenType, val string, p lexer.Position) {
 	prev := s.last()
 	if s.sep != nil {
-		closesBlock := val == "}" && len(s.open) > 0 && s.open[len(s.open)-1] == 'b'
+		closesBlock := val == "}" && s.top() == 'b'
 		startOfBlock := prev == nil || prev.Type == tSep || prev.Type == tPunct && prev.Value == "{"
 		if !startOfBlock && !closesBlock && !(typ == tKeyword && val == "else") {
 			s.toks = append(s.toks, *s.sep)
 		}
 		s.sep = nil
+		prev = s.last()
 	}
 	s.toks = append(s.toks, lexer.Token{Type: typ, Value: val, Pos: p})
 	s.end = s.pos()
-	if typ != tPunct {
-		return
+	if typ == tPunct || typ == tKeyword {
+		s.nest(val, prev, p)
 	}
+}
+
+// maxDepth bounds the nesting of brackets and prefix, "**" and "else"
+// chains, so that the recursive parser cannot exhaust the stack.
+const maxDepth = 400
+
+// bracket is an open bracket: '(', '[', 'd' (a dict's brace) or 'b' (a
+// block's brace), with the nesting operators seen inside it.
+type bracket struct {
+	kind byte
+	pos  lexer.Position
+	ops  int
+}
+
+func (s *scanner) top() byte {
+	if len(s.open) == 0 {
+		return 0
+	}
+	return s.open[len(s.open)-1].kind
+}
+
+// nest tracks brackets and the depth estimate for a punctuation or keyword
+// token.
+func (s *scanner) nest(val string, prev *lexer.Token, p lexer.Position) {
 	switch val {
-	case "(", "[":
-		s.open = append(s.open, val[0])
-	case "{":
-		if endsOperand(prev) {
-			s.open = append(s.open, 'b')
-		} else {
-			s.open = append(s.open, 'd')
+	case "(", "[", "{":
+		kind := val[0]
+		if val == "{" {
+			kind = 'd'
+			if endsOperand(prev) {
+				kind = 'b'
+			}
 		}
+		s.open = append(s.open, bracket{kind: kind, pos: p})
+		s.depth++
 	case ")", "]", "}":
 		// A mismatched closer is left for the parser to report.
-		if n := len(s.open); n > 0 && matches(s.open[n-1], val) {
+		if n := len(s.open); n > 0 && matches(s.open[n-1].kind, val) {
+			s.depth -= 1 + s.open[n-1].ops
 			s.open = s.open[:n-1]
 		} else {
 			s.mismatch = true
 		}
+	case "-", "+", "not", "**", "else":
+		if val != "**" && val != "else" && endsOperand(prev) {
+			return // a binary operator
+		}
+		s.depth++
+		if n := len(s.open); n > 0 {
+			s.open[n-1].ops++
+		} else {
+			s.topOps++
+		}
+	default:
+		return
+	}
+	if s.depth > maxDepth {
+		s.fail(p, false, "program too deeply nested")
+	}
+}
+
+// separate forgets the nesting operators of the statement just ended.
+func (s *scanner) separate() {
+	if n := len(s.open); n > 0 {
+		s.depth -= s.open[n-1].ops
+		s.open[n-1].ops = 0
+	} else {
+		s.depth -= s.topOps
+		s.topOps = 0
 	}
 }
 

@@ -67,7 +67,24 @@ func (s *scanner) choose(perr error, toks []lexer.Token) *Error {
 	if s.err != nil && !(errors.As(perr, &ute) && ute.Unexpected.Type != lexer.EOF && ute.Unexpected.Pos.Offset < s.errOff) {
 		return s.err
 	}
+	if e := s.unclosed(perr); e != nil {
+		return e
+	}
 	return syntaxError(perr, toks)
+}
+
+// unclosed reports a bracket left open when the parser ran out of input.
+func (s *scanner) unclosed(perr error) *Error {
+	var ute *participle.UnexpectedTokenError
+	if len(s.open) == 0 || !errors.As(perr, &ute) || ute.Unexpected.Type != lexer.EOF {
+		return nil
+	}
+	b := s.open[len(s.open)-1]
+	open := string(b.kind)
+	if b.kind == 'd' || b.kind == 'b' {
+		open = "{"
+	}
+	return &Error{Pos: toPos(b.pos), Msg: fmt.Sprintf("%q is never closed", open)}
 }
 
 // syntaxError words a participle error without its grammar terms:
@@ -84,7 +101,11 @@ func syntaxError(perr error, toks []lexer.Token) *Error {
 	}
 	tok := ute.Unexpected
 	msg := "unexpected " + describeToken(tok)
-	if hint := expectHint(prevToken(toks, tok)); hint != "" {
+	hint := expected(ute.Message())
+	if hint == "" {
+		hint = expectHint(prevToken(toks, tok))
+	}
+	if hint != "" {
 		msg += ", expected " + hint
 	}
 	return &Error{Pos: toPos(tok.Pos), Msg: msg}
@@ -113,6 +134,32 @@ func describeToken(t lexer.Token) string {
 		return "keyword " + t.Value
 	}
 	return fmt.Sprintf("%q", t.Value)
+}
+
+// grammarNames words the grammar's rule names for error messages.
+var grammarNames = map[string]string{
+	"GBlock": `"{"`, "GExpr": "expression", "GExprList": "expression", "GName": "name",
+	"GParam": "parameter name", "GString": "path string", "GCall": `"("`,
+}
+
+// expected returns what participle's message says it expected, when that is
+// a single token or a rule with a user-facing name.
+func expected(msg string) string {
+	_, want, ok := strings.Cut(msg, "(expected ")
+	if !ok {
+		return ""
+	}
+	if strings.HasPrefix(want, `"`) {
+		if end := strings.Index(want[1:], `"`); end >= 0 {
+			return want[:end+2]
+		}
+		return ""
+	}
+	name := want
+	if i := strings.IndexAny(want, " ()|*?"); i >= 0 {
+		name = want[:i]
+	}
+	return grammarNames[name]
 }
 
 // prevToken returns the token before t in toks, or nil.
