@@ -1,0 +1,53 @@
+// Package codegen is tiny's kernel IR and its lowering: the dtypes, the ops,
+// the kernel AST the scheduler builds (Kernel, Node), and the linear uop
+// Program every device runs.
+//
+// The pipeline, from a kernel to a result:
+//
+//	prog, err := codegen.Lower(kernel, codegen.Options{}) // AST -> uops
+//	runner, err := dev.Compile(prog)                      // once per distinct kernel
+//	err = runner.Run(bufs, nil)                           // bufs[0] is the output
+//
+// Callers cache runners by kernel.String(), the printed AST, which holds
+// everything that decides the program.
+//
+// Lower works in three steps, each a small pass over a plan of the kernel's
+// axes:
+//
+//  1. merge (plan.go): drop size-1 axes and join adjacent axes of the same
+//     kind wherever every ShapeTracker can hold the joined shape in its last
+//     view, so a contiguous (4096, 4096) add becomes one loop of 16M.
+//  2. order (schedule.go): choose the loop nest. Reduce loops go innermost,
+//     the one that walks memory with the smallest stride last. When an output
+//     axis walks memory more closely than any reduce axis (sum over axis 0),
+//     it moves inside the reduce loops with an array of accumulators, one per
+//     output element. Small innermost loops are unrolled (the expand_node
+//     idea: each copy indexes with the axis replaced by a constant), and a
+//     reduce with no output loop is split so that workers share it.
+//  3. emit (lower.go): walk the AST inside the nest. Index and valid
+//     expressions come from each ShapeTracker's IndexExpr and become index
+//     uops; loads with a non-trivial valid are gated. The builder hoists every
+//     value to the outermost loop it depends on and merges duplicates.
+//
+// A worked example: (tensor([1,2,3]) + 2) is the kernel
+//
+//	0 ━┳ STORE MemBuffer(idx=0, dtype=int32, st=...(3,)...)
+//	1  ┗━┳ ADD
+//	2    ┣━━ LOAD MemBuffer(idx=1, dtype=int32, st=...(3,)...)
+//	3    ┗━━ CONST ConstBuffer(val=2, dtype=int32, st=...strides=(0,)...)
+//
+// which lowers to (Program.String, what DEBUG=3 prints)
+//
+//	0 CONST        : index   [] 0
+//	1 CONST        : index   [] 3
+//	2 DEFINE_GLOBAL: int32   [] data1
+//	3 CONST        : int32   [] 2
+//	4 DEFINE_GLOBAL: int32   [] data0
+//	5 RANGE        : index   [0, 1] ridx0 global
+//	6   LOAD         : int32   [2, 5]
+//	7   ADD          : int32   [6, 3]
+//	8   STORE        : int32   [4, 5, 7]
+//	9 ENDRANGE     : index   [5]
+//
+// The CONST 2 stays outside the loop; a device broadcasts it.
+package codegen

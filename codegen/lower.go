@@ -1,0 +1,312 @@
+package codegen
+
+import (
+	"fmt"
+	"math"
+
+	"tiny/symbolic"
+)
+
+// Options choose the optimizations Lower applies. The zero value applies
+// them all; tests turn them off one by one to check each against the plain
+// lowering.
+type Options struct {
+	NoMerge   bool // keep every axis: no dropping of size-1 axes, no merging of adjacent ones
+	NoReorder bool // reduce loops in axis order, innermost; no output axis inside the reduce
+	NoUnroll  bool // never unroll small innermost loops
+	NoSplit   bool // never split a reduce with no output loops across workers
+}
+
+// Lower turns a kernel into a Program: it merges and orders the kernel's
+// axes into a loop nest (see nest), then emits uops for the AST inside it,
+// with index and valid expressions from each ShapeTracker.
+func Lower(k *Kernel, opts Options) (p *Program, err error) {
+	pl, err := analyze(k)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, fmt.Errorf("codegen: lowering %s: %v", k.Name, r)
+		}
+	}()
+	if !opts.NoMerge {
+		pl.dropOnes()
+		pl.merge()
+	}
+	nt := pl.order(opts)
+	e := &emitter{b: newBuilder(), pl: pl, vars: map[string]*bnode{}, syms: map[*symbolic.Node]*bnode{}}
+	e.emit(nt)
+	p = &Program{Name: k.Name, UOps: e.b.linearize(), Bufs: k.Bufs, SplitReduce: nt.split}
+	if p.Name == "" {
+		p.Name = pl.name()
+	}
+	p.estimate()
+	return p, nil
+}
+
+// emitter walks the AST inside the loop nest.
+type emitter struct {
+	b     *builder
+	pl    *plan
+	vars  map[string]*bnode         // loop variables by name
+	syms  map[*symbolic.Node]*bnode // lowered symbolic nodes
+	axes  []*symbolic.Node          // the index expression of each axis in the current copy
+	accs  map[*Node]*bnode          // DEFINE_ACC of each reduce
+	acc   *bnode                    // the accumulator index, nil when there are none
+	red   []int                     // unrolled reduce axes, folded without accumulators
+	loops int
+}
+
+func (e *emitter) emit(nt nest) {
+	pl := e.pl
+	e.axes = make([]*symbolic.Node, len(pl.shape))
+	for a := range e.axes {
+		e.axes[a] = symbolic.C(0)
+	}
+	for _, l := range nt.outer {
+		e.open(l)
+	}
+	var gUnroll []int
+	for _, a := range nt.unroll {
+		if pl.red[a] {
+			e.red = append(e.red, a)
+		} else {
+			gUnroll = append(gUnroll, a)
+		}
+	}
+	if len(nt.red) > 0 {
+		e.accumulate(nt)
+	}
+	root := pl.k.AST
+	e.each(gUnroll, func() {
+		v := e.value(root.Src[0])
+		v = e.cast(v, pl.k.Bufs[root.Buf].DType)
+		idx, valid := e.index(root)
+		src := []*bnode{e.global(root.Buf), idx, v}
+		if valid != nil {
+			src = append(src, valid)
+		}
+		e.b.ordered(UOp{Op: OpStore, DType: v.u.DType}, src...)
+	})
+	for range nt.inner {
+		e.b.close()
+	}
+	for range nt.outer {
+		e.b.close()
+	}
+}
+
+// accumulate emits the accumulators and the reduce loops that fill them,
+// then reopens the inner loops for the code after the reduce.
+func (e *emitter) accumulate(nt nest) {
+	size := 1
+	for _, l := range nt.inner {
+		size *= l.size
+	}
+	e.accs = map[*Node]*bnode{}
+	for _, r := range e.pl.reduces {
+		e.accs[r] = e.b.ordered(UOp{Op: OpDefineAcc, DType: r.DType, Val: identity(r.ReduceOp, r.DType), Size: size})
+	}
+	saved := append([]*symbolic.Node{}, e.axes...)
+	for _, l := range nt.red {
+		e.open(l)
+	}
+	e.openInner(nt.inner)
+	for _, r := range e.pl.reduces {
+		v := e.fold(r)
+		e.b.ordered(UOp{Op: OpAccum, DType: r.DType, ReduceOp: r.ReduceOp}, e.accs[r], e.acc, v)
+	}
+	for range nt.inner {
+		e.b.close()
+	}
+	for range nt.red {
+		e.b.close()
+	}
+	copy(e.axes, saved)
+	e.openInner(nt.inner)
+}
+
+// openInner opens the inner loops and sets the accumulator index to their
+// flattened position.
+func (e *emitter) openInner(inner []loop) {
+	var idx *symbolic.Node = symbolic.C(0)
+	for _, l := range inner {
+		v := e.open(l)
+		idx = symbolic.Add(symbolic.Mul(idx, symbolic.C(int64(l.size))), v)
+	}
+	e.acc = e.sym(symbolic.Simplify(idx))
+}
+
+// open starts loop l and adds its variable to the axis it walks.
+func (e *emitter) open(l loop) *symbolic.Node {
+	name := fmt.Sprintf("ridx%d", e.loops)
+	e.loops++
+	v := symbolic.Var(name, 0, int64(max(l.size-1, 0)))
+	e.vars[name] = e.b.open(name, l.size, l.kind)
+	e.axes[l.axis] = symbolic.Simplify(symbolic.Add(e.axes[l.axis], symbolic.Mul(v, symbolic.C(int64(l.mul)))))
+	return v
+}
+
+// each calls f once for every combination of values of the unrolled axes,
+// with the axes set to those values.
+func (e *emitter) each(axes []int, f func()) {
+	if len(axes) == 0 {
+		f()
+		return
+	}
+	a := axes[0]
+	saved := e.axes[a]
+	for i := 0; i < e.pl.shape[a]; i++ {
+		e.axes[a] = symbolic.C(int64(i))
+		e.each(axes[1:], f)
+	}
+	e.axes[a] = saved
+}
+
+// fold returns the value of reduce r over its unrolled axes (the whole
+// reduce when no reduce loop is left).
+func (e *emitter) fold(r *Node) *bnode {
+	var acc *bnode
+	e.each(e.red, func() {
+		v := e.value(r.Src[0])
+		if acc == nil {
+			acc = v
+		} else {
+			acc = e.b.pure(UOp{Op: r.ReduceOp, DType: r.DType}, acc, v)
+		}
+	})
+	return acc
+}
+
+// value returns the uop computing AST node n in the current copy.
+func (e *emitter) value(n *Node) *bnode {
+	switch n.Op {
+	case OpLoad:
+		idx, valid := e.index(n)
+		if idx == nil {
+			return e.konst(0, n.DType)
+		}
+		src := []*bnode{e.global(n.Buf), idx}
+		if valid != nil {
+			src = append(src, valid)
+		}
+		v := e.b.pure(UOp{Op: OpLoad, DType: e.pl.k.Bufs[n.Buf].DType}, src...)
+		return e.cast(v, n.DType)
+	case OpConst:
+		c := e.konst(n.Val, n.DType)
+		idx, valid := e.index(n)
+		if idx == nil {
+			return e.konst(0, n.DType)
+		}
+		if valid != nil {
+			return e.b.pure(UOp{Op: OpWhere, DType: n.DType}, valid, c, e.konst(0, n.DType))
+		}
+		return c
+	case OpReduce:
+		if e.accs == nil {
+			return e.fold(n)
+		}
+		return e.b.ordered(UOp{Op: OpLoad, DType: n.DType}, e.accs[n], e.acc)
+	case OpCast:
+		return e.cast(e.value(n.Src[0]), n.DType)
+	}
+	if !n.Op.IsElementwise() {
+		panic(fmt.Sprintf("unexpected %s in kernel AST", n.Op))
+	}
+	src := make([]*bnode, len(n.Src))
+	for i, s := range n.Src {
+		src[i] = e.value(s)
+	}
+	return e.b.pure(UOp{Op: n.Op, DType: n.DType}, src...)
+}
+
+// index returns the buffer index and validity of leaf n in the current copy.
+// valid is nil when always true; idx is nil when never valid.
+func (e *emitter) index(n *Node) (idx, valid *bnode) {
+	st := e.pl.sts[n]
+	idxs := make([]*symbolic.Node, len(e.axes))
+	for a, d := range st.IntShape() {
+		idxs[a] = e.axes[a]
+		if d == 1 {
+			idxs[a] = symbolic.C(0)
+		}
+	}
+	i, v := st.IndexExpr(idxs)
+	if v.IsFalse() {
+		return nil, nil
+	}
+	if !v.IsTrue() {
+		valid = e.sym(v)
+	}
+	return e.sym(i), valid
+}
+
+func (e *emitter) global(buf int) *bnode {
+	return e.b.pure(UOp{Op: OpDefineGlobal, DType: e.pl.k.Bufs[buf].DType, Buf: buf})
+}
+
+func (e *emitter) konst(v float64, d DType) *bnode {
+	return e.b.pure(UOp{Op: OpConst, DType: d, Val: v})
+}
+
+func (e *emitter) cast(v *bnode, d DType) *bnode {
+	if v.u.DType == d {
+		return v
+	}
+	return e.b.pure(UOp{Op: OpCast, DType: d}, v)
+}
+
+var symOps = map[symbolic.Op]Op{
+	symbolic.OpAdd: OpAdd, symbolic.OpMul: OpMul, symbolic.OpDiv: OpIDiv, symbolic.OpMod: OpMod,
+	symbolic.OpLt: OpCmpLt, symbolic.OpAnd: OpAnd, symbolic.OpNe: OpCmpNe,
+}
+
+// sym lowers a symbolic expression to index uops.
+func (e *emitter) sym(n *symbolic.Node) *bnode {
+	if u, ok := e.syms[n]; ok {
+		return u
+	}
+	var u *bnode
+	switch n.Op {
+	case symbolic.OpConst:
+		d := Index
+		if n.IsBool {
+			d = Bool
+		}
+		u = e.konst(float64(n.Val), d)
+	case symbolic.OpVar:
+		if r, ok := e.vars[n.Name]; ok {
+			u = r
+		} else {
+			u = e.b.pure(UOp{Op: OpDefineVar, DType: Index, Name: n.Name})
+		}
+	default:
+		d := Index
+		if n.IsBool {
+			d = Bool
+		}
+		u = e.b.pure(UOp{Op: symOps[n.Op], DType: d}, e.sym(n.Src[0]), e.sym(n.Src[1]))
+	}
+	e.syms[n] = u
+	return u
+}
+
+// identity returns the starting value of an accumulator for op.
+func identity(op Op, d DType) float64 {
+	switch op {
+	case OpAdd:
+		return 0
+	case OpMul:
+		return 1
+	}
+	switch d {
+	case Bool, Uint8:
+		return 0
+	case Int32:
+		return math.MinInt32
+	case Int64:
+		return math.MinInt64
+	}
+	return math.Inf(-1)
+}

@@ -1,0 +1,208 @@
+package codegen
+
+import (
+	"fmt"
+	"slices"
+
+	"tiny/shape"
+	"tiny/symbolic"
+)
+
+// plan is a kernel's iteration space while the optimizations reshape it:
+// the full shape, which axes are reduced, and the ShapeTracker of every
+// Load, Const and Store reshaped along with it.
+type plan struct {
+	k       *Kernel
+	shape   []int
+	red     []bool
+	reduces []*Node // the Reduce nodes, all over the same axes
+	leaves  []*Node // Load, Const and Store nodes
+	sts     map[*Node]shape.Tracker
+}
+
+// analyze checks k and returns its plan before any optimization.
+func analyze(k *Kernel) (pl *plan, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("codegen: %v", r)
+		}
+	}()
+	if k.AST == nil || k.AST.Op != OpStore {
+		return nil, fmt.Errorf("codegen: kernel root must be STORE")
+	}
+	pl = &plan{k: k, sts: map[*Node]shape.Tracker{}}
+	seen := map[*Node]bool{}
+	var walk func(n *Node, inReduce bool) error
+	walk = func(n *Node, inReduce bool) error {
+		if seen[n] {
+			return nil
+		}
+		seen[n] = true
+		switch n.Op {
+		case OpLoad, OpConst, OpStore:
+			pl.leaves = append(pl.leaves, n)
+			pl.sts[n] = n.ST
+			if n.Op != OpConst && (n.Buf < 0 || n.Buf >= len(k.Bufs)) {
+				return fmt.Errorf("codegen: buffer %d out of range", n.Buf)
+			}
+		case OpReduce:
+			if inReduce {
+				return fmt.Errorf("codegen: nested reduce")
+			}
+			if len(pl.reduces) > 0 && !slices.Equal(pl.reduces[0].Axes, n.Axes) {
+				return fmt.Errorf("codegen: reduces over different axes in one kernel")
+			}
+			pl.reduces = append(pl.reduces, n)
+			inReduce = true
+		}
+		for _, s := range n.Src {
+			if err := walk(s, inReduce); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(k.AST, false); err != nil {
+		return nil, err
+	}
+	pl.shape = k.AST.ST.IntShape()
+	pl.red = make([]bool, len(pl.shape))
+	if len(pl.reduces) > 0 {
+		full := pl.leafBelow(pl.reduces[0]).ST.IntShape()
+		for _, a := range pl.reduces[0].Axes {
+			if a < 0 || a >= len(pl.shape) {
+				return nil, fmt.Errorf("codegen: reduce axis %d out of range", a)
+			}
+			pl.red[a] = true
+			pl.shape[a] = full[a]
+		}
+	}
+	for _, n := range pl.leaves {
+		if err := pl.checkShape(n.ST.IntShape()); err != nil {
+			return nil, err
+		}
+	}
+	return pl, nil
+}
+
+// leafBelow returns a Load or Const under n.
+func (pl *plan) leafBelow(n *Node) *Node {
+	if n.Op == OpLoad || n.Op == OpConst {
+		return n
+	}
+	for _, s := range n.Src {
+		if l := pl.leafBelow(s); l != nil {
+			return l
+		}
+	}
+	return nil
+}
+
+// checkShape reports whether a tracker's shape fits the kernel's: equal on
+// every axis, or 1 on a reduced axis.
+func (pl *plan) checkShape(s []int) error {
+	if len(s) != len(pl.shape) {
+		return fmt.Errorf("codegen: shape %v does not match kernel shape %v", s, pl.shape)
+	}
+	for a, d := range s {
+		if d != pl.shape[a] && !(d == 1 && pl.red[a]) {
+			return fmt.Errorf("codegen: shape %v does not match kernel shape %v", s, pl.shape)
+		}
+	}
+	return nil
+}
+
+// reshape applies a new full shape to every tracker. f maps a tracker's
+// shape to its new shape. It reports false, changing nothing, when some
+// tracker would need an extra view to hold the new shape.
+func (pl *plan) reshape(newShape []int, newRed []bool, f func([]int) []int) bool {
+	sts := make(map[*Node]shape.Tracker, len(pl.sts))
+	for n, st := range pl.sts {
+		nst, err := st.ReshapeInts(f(st.IntShape()))
+		if err != nil || len(nst.Views) != len(st.Views) {
+			return false
+		}
+		sts[n] = nst
+	}
+	pl.shape, pl.red, pl.sts = newShape, newRed, sts
+	return true
+}
+
+// dropOnes removes the axes of size 1.
+func (pl *plan) dropOnes() {
+	keep := func(s []int) []int {
+		var out []int
+		for a, d := range s {
+			if pl.shape[a] != 1 {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	var red []bool
+	for a, r := range pl.red {
+		if pl.shape[a] != 1 {
+			red = append(red, r)
+		}
+	}
+	if !pl.reshape(keep(pl.shape), red, keep) {
+		panic("internal error: dropping size-1 axes needed a new view")
+	}
+}
+
+// merge joins adjacent axes of the same kind wherever every tracker can
+// hold the merged shape in its last view, so that a contiguous (4096, 4096)
+// add becomes one loop of 16M.
+func (pl *plan) merge() {
+	for a := len(pl.shape) - 2; a >= 0; a-- {
+		if pl.red[a] != pl.red[a+1] || pl.shape[a] == 0 || pl.shape[a+1] == 0 {
+			continue
+		}
+		join := func(s []int) []int {
+			out := append([]int{}, s[:a]...)
+			out = append(out, s[a]*s[a+1])
+			return append(out, s[a+2:]...)
+		}
+		red := append(append([]bool{}, pl.red[:a+1]...), pl.red[a+2:]...)
+		pl.reshape(join(pl.shape), red, join)
+	}
+}
+
+// strideCost returns, for each axis, the sum over loads of the distance in
+// memory between neighbouring elements along that axis: the innermost loop
+// should walk the axis where it is smallest.
+func (pl *plan) strideCost() []int64 {
+	cost := make([]int64, len(pl.shape))
+	for _, n := range pl.leaves {
+		if n.Op != OpLoad {
+			continue
+		}
+		st := pl.sts[n]
+		zero := make([]*symbolic.Node, len(pl.shape))
+		for a := range zero {
+			zero[a] = symbolic.C(0)
+		}
+		base, _ := st.IndexExpr(zero)
+		for a, d := range st.IntShape() {
+			if d < 2 {
+				continue
+			}
+			zero[a] = symbolic.C(1)
+			idx, _ := st.IndexExpr(zero)
+			zero[a] = symbolic.C(0)
+			if idx.IsConst() && base.IsConst() {
+				cost[a] += abs64(idx.Val - base.Val)
+			} else {
+				cost[a] += 1 << 20
+			}
+		}
+	}
+	return cost
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,84 @@
+// Package devices holds the small contract every runtime implements and the
+// registry that finds one by name.
+//
+// A device does three things, as tinygrad's runtimes do: it holds buffers,
+// compiles a lowered kernel (a codegen.Program) into something runnable, and
+// runs it over buffers. Both devices tiny ships run on the host, so a Buffer is
+// host memory for all of them; the pure-Go CPU device (devices/cpu) is the
+// reference that every other device is checked against.
+package devices
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+
+	"tiny/codegen"
+)
+
+// Options configure a device when it is opened. The zero value is quiet with
+// default settings.
+type Options struct {
+	Debug    int       // tinygrad's DEBUG level: 1 kernels, 2 schedule, 3 uops, 4 code
+	Log      io.Writer // where debug output goes; nil discards it
+	CacheDir string    // where compiled artifacts are kept (devices that compile); "" = the default
+	Threads  int       // how many goroutines split a kernel's outer range; 0 = GOMAXPROCS
+}
+
+// Device compiles lowered kernels into runners.
+type Device interface {
+	// Name returns the device's registered name, such as "CPU".
+	Name() string
+	// Compile prepares p to run. It is called once per distinct program.
+	Compile(p *codegen.Program) (Runner, error)
+}
+
+// Runner runs one compiled kernel over buffers, in the order of the
+// program's buffer list (buffer 0 is the output). vars gives the values of
+// symbolic variables, if the program has any.
+type Runner interface {
+	Run(bufs []*Buffer, vars map[string]int64) error
+}
+
+// Constructor opens a device with the given options.
+type Constructor func(Options) (Device, error)
+
+var (
+	mu       sync.Mutex
+	registry = map[string]Constructor{}
+)
+
+// Register makes a device available by name. Devices call it from init.
+// Registering the same name twice panics.
+func Register(name string, c Constructor) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := registry[name]; dup {
+		panic("devices: Register called twice for " + name)
+	}
+	registry[name] = c
+}
+
+// Open returns a new device of the named kind.
+func Open(name string, opts Options) (Device, error) {
+	mu.Lock()
+	c, ok := registry[name]
+	mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("unknown device %q (have %v)", name, Names())
+	}
+	return c(opts)
+}
+
+// Names lists the registered devices in sorted order.
+func Names() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
