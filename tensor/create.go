@@ -1,0 +1,203 @@
+package tensor
+
+import (
+	"math"
+	"reflect"
+
+	"tiny/devices"
+)
+
+// FromFloats returns a tensor of dtype d and the given shape holding data
+// (row-major), converted to d as a cast would. It panics with a *Error if
+// len(data) does not match the shape.
+func (e *Engine) FromFloats(data []float64, shp []int, d DType) *Tensor {
+	checkShape("tensor", shp)
+	if len(data) != prod(shp) {
+		fail("tensor: %d values cannot fill shape %s", len(data), FormatShape(shp))
+	}
+	b := devices.Alloc(d, len(data))
+	writeFloats(b, data)
+	return &Tensor{newBuffer(e, b, append([]int(nil), shp...))}
+}
+
+// FromInts is FromFloats for integer data, exact for every int64.
+func (e *Engine) FromInts(data []int64, shp []int, d DType) *Tensor {
+	checkShape("tensor", shp)
+	if len(data) != prod(shp) {
+		fail("tensor: %d values cannot fill shape %s", len(data), FormatShape(shp))
+	}
+	b := devices.Alloc(d, len(data))
+	writeInts(b, data)
+	return &Tensor{newBuffer(e, b, append([]int(nil), shp...))}
+}
+
+// FromBools is FromFloats for bool data; d is usually Bool.
+func (e *Engine) FromBools(data []bool, shp []int, d DType) *Tensor {
+	f := make([]float64, len(data))
+	for i, v := range data {
+		if v {
+			f[i] = 1
+		}
+	}
+	return e.FromFloats(f, shp, d)
+}
+
+// FromData returns a tensor from nested Go data: a number or bool, or slices
+// (of any element type, []any included) nested to equal lengths. The dtype is
+// dtype[0] if given; otherwise bool when every leaf is a bool, int32 when all
+// are integers, else float32. It panics with a *Error for ragged or
+// non-numeric data.
+func (e *Engine) FromData(data any, dtype ...DType) *Tensor {
+	var shp []int
+	var vals []float64
+	isFloat, allBool, n := false, true, 0
+	var walk func(v reflect.Value, depth int)
+	walk = func(v reflect.Value, depth int) {
+		for v.Kind() == reflect.Interface && !v.IsNil() {
+			v = v.Elem()
+		}
+		switch v.Kind() {
+		case reflect.Slice, reflect.Array:
+			if depth == len(shp) {
+				if n > 0 {
+					fail("tensor: ragged data: a list where a number was")
+				}
+				shp = append(shp, v.Len())
+			} else if depth > len(shp) || shp[depth] != v.Len() {
+				fail("tensor: ragged data: lengths differ at depth %d", depth)
+			}
+			for i := 0; i < v.Len(); i++ {
+				walk(v.Index(i), depth+1)
+			}
+			return
+		}
+		if depth != len(shp) {
+			fail("tensor: ragged data: a number where a list was")
+		}
+		n++
+		switch v.Kind() {
+		case reflect.Bool:
+			vals = append(vals, b2f(v.Bool()))
+			return
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			vals = append(vals, float64(v.Int()))
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			vals = append(vals, float64(v.Uint()))
+		case reflect.Float32, reflect.Float64:
+			vals = append(vals, v.Float())
+			isFloat = true
+		default:
+			fail("tensor: cannot make a tensor from %s", v.Kind())
+		}
+		allBool = false
+	}
+	walk(reflect.ValueOf(data), 0)
+	d := Float32
+	switch {
+	case len(dtype) > 0:
+		d = dtype[0]
+	case allBool && len(vals) > 0:
+		d = Bool
+	case !isFloat && len(vals) > 0:
+		d = Int32
+	}
+	if shp == nil {
+		shp = []int{}
+	}
+	return e.FromFloats(vals, shp, d)
+}
+
+// Scalar returns a rank-0 tensor holding v as dtype d. It is a constant: it
+// costs no buffer and folds into the kernels that use it.
+func (e *Engine) Scalar(v float64, d DType) *Tensor { return &Tensor{newConst(e, v, d)} }
+
+// Full returns a tensor of shape shp and dtype d filled with v. Like Scalar,
+// it is a constant broadcast by a stride-0 view.
+func (e *Engine) Full(shp []int, v float64, d DType) *Tensor {
+	checkShape("full", shp)
+	c := newConst(e, v, d)
+	ones := make([]int, len(shp))
+	for i := range ones {
+		ones[i] = 1
+	}
+	return &Tensor{c.reshape(ones).expand(append([]int(nil), shp...))}
+}
+
+// Zeros returns a tensor of zeros.
+func (e *Engine) Zeros(d DType, shp ...int) *Tensor { return e.Full(shp, 0, d) }
+
+// Ones returns a tensor of ones.
+func (e *Engine) Ones(d DType, shp ...int) *Tensor { return e.Full(shp, 1, d) }
+
+// ZerosLike returns zeros of t's shape and dtype.
+func (t *Tensor) ZerosLike() *Tensor { return t.n.eng.Full(t.n.shape, 0, t.n.dtype) }
+
+// OnesLike returns ones of t's shape and dtype.
+func (t *Tensor) OnesLike() *Tensor { return t.n.eng.Full(t.n.shape, 1, t.n.dtype) }
+
+// FullLike returns t's shape and dtype filled with v.
+func (t *Tensor) FullLike(v float64) *Tensor { return t.n.eng.Full(t.n.shape, v, t.n.dtype) }
+
+// Arange returns start, start+step, ... below stop (above it for a negative
+// step). The dtype is dtype[0] if given, else int32 when all three are
+// integral and float32 otherwise. It panics with a *Error for a zero step.
+func (e *Engine) Arange(start, stop, step float64, dtype ...DType) *Tensor {
+	if step == 0 {
+		fail("arange: step must not be zero")
+	}
+	d := Float32
+	if len(dtype) > 0 {
+		d = dtype[0]
+	} else if isIntegral(start) && isIntegral(stop) && isIntegral(step) {
+		d = Int32
+	}
+	n := int(math.Max(0, math.Ceil((stop-start)/step)))
+	vals := make([]float64, n)
+	for i := range vals {
+		vals[i] = start + float64(i)*step
+	}
+	return e.FromFloats(vals, []int{n}, d)
+}
+
+// Linspace returns n float32 values evenly spaced from a to b inclusive.
+func (e *Engine) Linspace(a, b float64, n int) *Tensor {
+	if n < 0 {
+		fail("linspace: number of samples %d must be non-negative", n)
+	}
+	vals := make([]float64, n)
+	for i := range vals {
+		vals[i] = a + (b-a)*float64(i)/float64(max(n-1, 1))
+	}
+	if n > 1 {
+		vals[n-1] = b
+	}
+	return e.FromFloats(vals, []int{n}, Float32)
+}
+
+// Eye returns the n by m float32 identity (ones on the main diagonal).
+func (e *Engine) Eye(n, m int) *Tensor {
+	checkShape("eye", []int{n, m})
+	vals := make([]float64, n*m)
+	for i := 0; i < min(n, m); i++ {
+		vals[i*m+i] = 1
+	}
+	return e.FromFloats(vals, []int{n, m}, Float32)
+}
+
+func isIntegral(v float64) bool { return v == math.Trunc(v) && math.Abs(v) < 1<<53 }
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// checkShape panics with a *Error if a dimension is negative.
+func checkShape(op string, shp []int) {
+	for _, d := range shp {
+		if d < 0 {
+			fail("%s: negative dimension in shape %s", op, FormatShape(shp))
+		}
+	}
+}

@@ -1,0 +1,298 @@
+package tensor
+
+import (
+	"fmt"
+
+	"tiny/codegen"
+)
+
+// Binary ops take a *Tensor or a Go scalar (int, int64, int32, float64,
+// float32, bool) as operand. Operands broadcast as in NumPy and promote as in
+// tinygrad: bool < uint8 < int32 < int64 < float16 < float32 < float64, except
+// that a scalar takes the tensor's dtype when the tensor is float or both are
+// integers; otherwise a float scalar is float32, an int one int32 and a bool
+// one bool. Every binary op panics with a *Error when shapes do not broadcast,
+// e.g. "cannot broadcast shapes (2, 3) and (4,)", or for an operand of another
+// Go type.
+
+// operand turns y into a tensor on t's engine, typed by the scalar rules.
+func (t *Tensor) operand(y any) *Tensor {
+	if yt, ok := y.(*Tensor); ok {
+		return yt
+	}
+	v, d := scalarOf(y)
+	switch {
+	case t.n.dtype.IsFloat(), t.n.dtype.IsInt() && d == Int32:
+		d = t.n.dtype
+	}
+	return t.n.eng.Scalar(v, d)
+}
+
+// scalarOf returns a Go scalar's value and its dtype as a Python value's.
+func scalarOf(y any) (float64, DType) {
+	switch v := y.(type) {
+	case int:
+		return float64(v), Int32
+	case int64:
+		return float64(v), Int32
+	case int32:
+		return float64(v), Int32
+	case float64:
+		return v, Float32
+	case float32:
+		return float64(v), Float32
+	case bool:
+		return b2f(v), Bool
+	}
+	panic(&Error{Msg: fmt.Sprintf("cannot use %T as a tensor operand", y)})
+}
+
+// BroadcastShape returns the NumPy broadcast of shapes a and b, or a *Error
+// naming both.
+func BroadcastShape(a, b []int) ([]int, error) {
+	n := max(len(a), len(b))
+	pa, pb := padLeft(a, n), padLeft(b, n)
+	out := make([]int, n)
+	for i := range out {
+		switch {
+		case pa[i] == pb[i] || pb[i] == 1:
+			out[i] = pa[i]
+		case pa[i] == 1:
+			out[i] = pb[i]
+		default:
+			return nil, &Error{Msg: fmt.Sprintf("cannot broadcast shapes %s and %s", FormatShape(a), FormatShape(b))}
+		}
+	}
+	return out, nil
+}
+
+// broadcastTo returns t reshaped and expanded to shp (already checked).
+func (t *Tensor) broadcastTo(shp []int) *Tensor {
+	if sameShape(t.n.shape, shp) {
+		return t
+	}
+	return &Tensor{t.n.reshape(padLeft(t.n.shape, len(shp))).expand(shp)}
+}
+
+// broadcasted returns t and y made into tensors of one shape and dtype.
+func (t *Tensor) broadcasted(y any, reverse bool) (*Tensor, *Tensor) {
+	a, b := t, t.operand(y)
+	if reverse {
+		a, b = b, a
+	}
+	d := codegen.Promote(a.n.dtype, b.n.dtype)
+	a, b = a.Cast(d), b.Cast(d)
+	shp, err := BroadcastShape(a.n.shape, b.n.shape)
+	if err != nil {
+		panic(err)
+	}
+	return a.broadcastTo(shp), b.broadcastTo(shp)
+}
+
+// alu applies op to operands of one shape, giving dtype d.
+func alu(op codegen.Op, d DType, srcs ...*Tensor) *Tensor {
+	ns := make([]*lazy, len(srcs))
+	for i, s := range srcs {
+		ns[i] = s.n
+	}
+	return &Tensor{elementwise(op, d, srcs[0].n.shape, ns...)}
+}
+
+func (t *Tensor) binary(op codegen.Op, y any, reverse bool) *Tensor {
+	a, b := t.broadcasted(y, reverse)
+	d := a.n.dtype
+	if op.IsCompare() {
+		d = Bool
+	}
+	if a.n.dtype == Bool {
+		switch op {
+		case codegen.OpAdd:
+			op = codegen.OpOr
+		case codegen.OpMul:
+			op = codegen.OpAnd
+		}
+	}
+	return alu(op, d, a, b)
+}
+
+// Add returns t + y.
+func (t *Tensor) Add(y any) *Tensor { return t.binary(codegen.OpAdd, y, false) }
+
+// Sub returns t - y.
+func (t *Tensor) Sub(y any) *Tensor { return t.binary(codegen.OpSub, y, false) }
+
+// RSub returns y - t.
+func (t *Tensor) RSub(y any) *Tensor { return t.binary(codegen.OpSub, y, true) }
+
+// Mul returns t * y.
+func (t *Tensor) Mul(y any) *Tensor { return t.binary(codegen.OpMul, y, false) }
+
+// Div returns t / y, true division: integer operands give float32.
+func (t *Tensor) Div(y any) *Tensor { return t.div(y, false) }
+
+// RDiv returns y / t.
+func (t *Tensor) RDiv(y any) *Tensor { return t.div(y, true) }
+
+func (t *Tensor) div(y any, reverse bool) *Tensor {
+	a, b := t.broadcasted(y, reverse)
+	if !a.n.dtype.IsFloat() {
+		a, b = a.Cast(Float32), b.Cast(Float32)
+	}
+	return alu(codegen.OpDiv, a.n.dtype, a, b)
+}
+
+// FloorDiv returns t // y: the floor of the quotient, as Python's //.
+func (t *Tensor) FloorDiv(y any) *Tensor { return t.floorDiv(y, false) }
+
+// RFloorDiv returns y // t.
+func (t *Tensor) RFloorDiv(y any) *Tensor { return t.floorDiv(y, true) }
+
+func (t *Tensor) floorDiv(y any, reverse bool) *Tensor {
+	a, b := t.broadcasted(y, reverse)
+	if a.n.dtype.IsFloat() {
+		return alu(codegen.OpDiv, a.n.dtype, a, b).Floor()
+	}
+	if a.n.dtype == Bool {
+		a, b = a.Cast(Int32), b.Cast(Int32)
+	}
+	// C division truncates; step down when the signs differ and it was inexact.
+	q := alu(codegen.OpIDiv, a.n.dtype, a, b)
+	r := alu(codegen.OpMod, a.n.dtype, a, b)
+	adjust := r.Ne(0).And(r.Lt(0).Ne(b.Lt(0)))
+	return adjust.Where(q.Sub(1), q)
+}
+
+// Mod returns t % y with the sign of y, as Python's %.
+func (t *Tensor) Mod(y any) *Tensor { return t.mod(y, false) }
+
+// RMod returns y % t.
+func (t *Tensor) RMod(y any) *Tensor { return t.mod(y, true) }
+
+func (t *Tensor) mod(y any, reverse bool) *Tensor {
+	a, b := t.broadcasted(y, reverse)
+	if a.n.dtype.IsFloat() {
+		return a.Sub(alu(codegen.OpDiv, a.n.dtype, a, b).Floor().Mul(b))
+	}
+	if a.n.dtype == Bool {
+		a, b = a.Cast(Int32), b.Cast(Int32)
+	}
+	r := alu(codegen.OpMod, a.n.dtype, a, b)
+	adjust := r.Ne(0).And(r.Lt(0).Ne(b.Lt(0)))
+	return adjust.Where(r.Add(b), r)
+}
+
+// Lt returns t < y as bool.
+func (t *Tensor) Lt(y any) *Tensor { return t.binary(codegen.OpCmpLt, y, false) }
+
+// Gt returns t > y as bool.
+func (t *Tensor) Gt(y any) *Tensor { return t.binary(codegen.OpCmpLt, y, true) }
+
+// Le returns t <= y as bool.
+func (t *Tensor) Le(y any) *Tensor { return t.Gt(y).Not() }
+
+// Ge returns t >= y as bool.
+func (t *Tensor) Ge(y any) *Tensor { return t.Lt(y).Not() }
+
+// Eq returns t == y as bool.
+func (t *Tensor) Eq(y any) *Tensor { return t.binary(codegen.OpCmpEq, y, false) }
+
+// Ne returns t != y as bool.
+func (t *Tensor) Ne(y any) *Tensor { return t.binary(codegen.OpCmpNe, y, false) }
+
+// And returns t & y: logical for bools, bitwise for ints. It panics with a
+// *Error on floats.
+func (t *Tensor) And(y any) *Tensor { return t.bitwise(codegen.OpAnd, y) }
+
+// Or returns t | y; see And.
+func (t *Tensor) Or(y any) *Tensor { return t.bitwise(codegen.OpOr, y) }
+
+// Xor returns t ^ y; see And.
+func (t *Tensor) Xor(y any) *Tensor { return t.bitwise(codegen.OpXor, y) }
+
+func (t *Tensor) bitwise(op codegen.Op, y any) *Tensor {
+	a, b := t.broadcasted(y, false)
+	if a.n.dtype.IsFloat() {
+		fail("%s: not supported for %s", op, a.n.dtype)
+	}
+	return alu(op, a.n.dtype, a, b)
+}
+
+// Not returns the logical not of t (t != 0 for non-bools).
+func (t *Tensor) Not() *Tensor {
+	return alu(codegen.OpNot, Bool, t.Cast(Bool))
+}
+
+// Maximum returns the elementwise maximum of t and y.
+func (t *Tensor) Maximum(y any) *Tensor {
+	a, b := t.broadcasted(y, false)
+	if a.n.dtype == Bool {
+		return alu(codegen.OpOr, Bool, a, b)
+	}
+	return alu(codegen.OpMax, a.n.dtype, a, b)
+}
+
+// Minimum returns the elementwise minimum of t and y.
+func (t *Tensor) Minimum(y any) *Tensor {
+	a, b := t.broadcasted(y, false)
+	return b.Lt(a).Where(b, a)
+}
+
+// Clip returns t limited to [lo, hi].
+func (t *Tensor) Clip(lo, hi any) *Tensor { return t.Maximum(lo).Minimum(hi) }
+
+// Where returns a where t (as bool) is true and b elsewhere, all three
+// broadcast together; a and b promote like a binary op's operands.
+func (t *Tensor) Where(a, b any) *Tensor {
+	cond := t.Cast(Bool)
+	var x, y *Tensor
+	at, aok := a.(*Tensor)
+	bt, bok := b.(*Tensor)
+	switch {
+	case aok:
+		x, y = at.broadcasted(b, false)
+	case bok:
+		y, x = bt.broadcasted(a, false)
+	default:
+		va, da := scalarOf(a)
+		vb, db := scalarOf(b)
+		d := codegen.Promote(da, db)
+		x, y = t.n.eng.Scalar(va, d), t.n.eng.Scalar(vb, d)
+	}
+	shp, err := BroadcastShape(cond.n.shape, x.n.shape)
+	if err != nil {
+		panic(err)
+	}
+	if shp, err = BroadcastShape(shp, y.n.shape); err != nil {
+		panic(err)
+	}
+	return alu(codegen.OpWhere, x.n.dtype, cond.broadcastTo(shp), x.broadcastTo(shp), y.broadcastTo(shp))
+}
+
+// Cast returns t converted to dtype d: floats to ints truncate toward zero,
+// anything nonzero becomes true. Casting to t's own dtype returns t.
+func (t *Tensor) Cast(d DType) *Tensor {
+	if t.n.dtype == d {
+		return t
+	}
+	if b := t.n.baseOf(); b.kind == kConst {
+		// A constant is cast when the kernel is built: keep it a constant.
+		c := newConst(t.n.eng, b.val, d)
+		if t.n.kind != kView {
+			return &Tensor{c}
+		}
+		return &Tensor{&lazy{kind: kView, dtype: d, shape: t.n.shape, base: c, st: t.n.st, eng: t.n.eng}}
+	}
+	if d == Bool {
+		return alu(codegen.OpCmpNe, Bool, t, t.n.eng.Scalar(0, t.n.dtype).broadcastTo(t.n.shape))
+	}
+	return alu(codegen.OpCast, d, t)
+}
+
+// Float returns t cast to float32.
+func (t *Tensor) Float() *Tensor { return t.Cast(Float32) }
+
+// Int returns t cast to int32.
+func (t *Tensor) Int() *Tensor { return t.Cast(Int32) }
+
+// Bool returns t cast to bool.
+func (t *Tensor) Bool() *Tensor { return t.Cast(Bool) }

@@ -1,0 +1,89 @@
+package tensor
+
+import (
+	"io"
+	"sync"
+
+	"tiny/devices"
+)
+
+// Options configure an Engine. The zero value runs on the CPU device, quietly.
+type Options struct {
+	Device   string    // registered device name; "" means "CPU"
+	Debug    int       // tinygrad's DEBUG: 1 kernels, 2 + schedule, 3 + uops, 4 + code
+	Log      io.Writer // where debug output goes; nil discards it
+	Threads  int       // goroutines per kernel, passed to the device; 0 = GOMAXPROCS
+	CacheDir string    // compiled artifacts, for devices that compile; "" = default
+}
+
+// Engine owns a device and the settings every tensor built from it shares:
+// the debug level, the log, the cache of compiled kernels and the random
+// state. The interpreter or command builds one and creates tensors through
+// it; an op on tensors uses the engine of its operands. An Engine is safe for
+// use by several goroutines.
+type Engine struct {
+	opts Options
+	dev  devices.Device
+
+	mu      sync.Mutex // guards runners, kernel counts and realization
+	runners map[string]*compiled
+	stats   Stats
+
+	rngMu sync.Mutex
+	seed  uint64 // manual_seed value
+	calls uint64 // draws since the last manual_seed
+}
+
+// Stats counts the work an engine did, for tests and the command's reports.
+type Stats struct {
+	Kernels  int // kernels run
+	Compiles int // kernels lowered and compiled (cache misses)
+}
+
+// NewEngine opens the device named in opts and returns an engine on it.
+func NewEngine(opts Options) (*Engine, error) {
+	if opts.Device == "" {
+		opts.Device = "CPU"
+	}
+	dev, err := devices.Open(opts.Device, devices.Options{
+		Debug: opts.Debug, Log: opts.Log, CacheDir: opts.CacheDir, Threads: opts.Threads,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{opts: opts, dev: dev, runners: map[string]*compiled{}}, nil
+}
+
+// DeviceName returns the name of the engine's device, such as "CPU".
+func (e *Engine) DeviceName() string {
+	if e.opts.Device == "" {
+		return "CPU"
+	}
+	return e.opts.Device
+}
+
+// Debug returns the engine's DEBUG level.
+func (e *Engine) Debug() int { return e.opts.Debug }
+
+// Stats returns how many kernels the engine has run and compiled.
+func (e *Engine) Stats() Stats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stats
+}
+
+// ManualSeed resets the random state: later Rand and Randn calls without a
+// seed of their own draw a sequence determined by seed.
+func (e *Engine) ManualSeed(seed int64) {
+	e.rngMu.Lock()
+	e.seed, e.calls = uint64(seed), 0
+	e.rngMu.Unlock()
+}
+
+// nextSeed returns the seed for the next unseeded random tensor.
+func (e *Engine) nextSeed() uint64 {
+	e.rngMu.Lock()
+	defer e.rngMu.Unlock()
+	e.calls++
+	return mix(e.seed ^ mix(e.calls))
+}

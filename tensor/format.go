@@ -1,0 +1,185 @@
+package tensor
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Printing follows NumPy's array repr with tiny's spelling: elements are
+// right-aligned to a common width, rows break at 75 columns, tensors of more
+// than 1000 elements show 3 items at each edge of every axis around "...",
+// floats print in shortest round-trip form for their dtype, bools as
+// true/false, and the dtype is named unless it is float32.
+
+const (
+	lineWidth = 75
+	threshold = 1000
+	edgeItems = 3
+)
+
+// String returns t as print shows it, for example
+// "tensor([[1, 2],\n        [3, 4]], dtype=int32)". It realizes t.
+func (t *Tensor) String() string {
+	var b strings.Builder
+	b.WriteString("tensor(")
+	shp := t.n.shape
+	if t.Numel() == 0 {
+		b.WriteString("[]")
+		if len(shp) != 1 {
+			b.WriteString(", shape=" + FormatShape(shp))
+		}
+	} else {
+		b.WriteString(formatArray(t.leafStrings(), shp, strings.Repeat(" ", len("tensor("))))
+	}
+	if t.n.dtype != Float32 {
+		b.WriteString(", dtype=" + t.n.dtype.String())
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// leafStrings returns every element formatted, row-major.
+func (t *Tensor) leafStrings() []string {
+	out := make([]string, 0, t.Numel())
+	switch d := t.n.dtype; {
+	case d == Bool:
+		for _, v := range t.Bools() {
+			out = append(out, strconv.FormatBool(v))
+		}
+	case d.IsInt():
+		for _, v := range t.Ints() {
+			out = append(out, strconv.FormatInt(v, 10))
+		}
+	default:
+		for _, v := range t.Floats() {
+			out = append(out, FormatFloat(v, d))
+		}
+	}
+	return out
+}
+
+// FormatFloat prints v, a value of float dtype d, in shortest round-trip
+// form for d as Python's repr does: "1.0", "0.1", "1e-05", "1.5e+16", "inf",
+// "nan".
+func FormatFloat(v float64, d DType) string {
+	switch {
+	case math.IsNaN(v):
+		return "nan"
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	bits := 64
+	if d == Float32 {
+		bits = 32
+	}
+	if d == Float16 {
+		return formatHalf(v)
+	}
+	e := strconv.FormatFloat(v, 'e', -1, bits)
+	exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
+	if exp < -4 || exp >= 16 {
+		return e
+	}
+	s := strconv.FormatFloat(v, 'f', -1, bits)
+	if !strings.ContainsAny(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+// formatHalf prints a float16 value with the fewest digits that read back
+// to the same half.
+func formatHalf(v float64) string {
+	h := halfBits(float32(v))
+	for prec := 1; prec < 17; prec++ {
+		s := strconv.FormatFloat(v, 'g', prec, 64)
+		if f, err := strconv.ParseFloat(s, 64); err == nil && halfBits(float32(f)) == h {
+			return FormatFloat(f, Float64)
+		}
+	}
+	return FormatFloat(v, Float64)
+}
+
+// formatArray lays out leaves (row-major, of shape shp) NumPy-style; indent
+// is the hanging indent of continuation lines.
+func formatArray(leaves []string, shp []int, indent string) string {
+	if len(shp) == 0 {
+		return leaves[0]
+	}
+	summarize := len(leaves) > threshold
+	width := 0
+	var visit func(axis, off int)
+	visit = func(axis, off int) {
+		if axis == len(shp) {
+			width = max(width, len(leaves[off]))
+			return
+		}
+		for _, i := range shownItems(shp[axis], summarize) {
+			visit(axis+1, off+i*prod(shp[axis+1:]))
+		}
+	}
+	visit(0, 0)
+	var rec func(axis, off int, hang string, cur int) string
+	rec = func(axis, off int, hang string, cur int) string {
+		step := prod(shp[axis+1:])
+		items := shownItems(shp[axis], summarize)
+		left := len(shp) - axis
+		var s strings.Builder
+		if left == 1 {
+			line := hang
+			for k, i := range items {
+				word := "..."
+				if i >= 0 {
+					word = strings.Repeat(" ", width-len(leaves[off+i*step])) + leaves[off+i*step]
+				}
+				if len(line)+len(word) > cur-1 && len(line) > len(hang) {
+					s.WriteString(strings.TrimRight(line, " ") + "\n")
+					line = hang
+				}
+				line += word
+				if k < len(items)-1 {
+					line += ", "
+				}
+			}
+			s.WriteString(line)
+		} else {
+			sep := "," + strings.Repeat("\n", left-1)
+			for k, i := range items {
+				s.WriteString(hang)
+				if i < 0 {
+					s.WriteString("...")
+				} else {
+					s.WriteString(rec(axis+1, off+i*step, hang+" ", cur-1))
+				}
+				if k < len(items)-1 {
+					s.WriteString(sep)
+				}
+			}
+		}
+		return "[" + s.String()[len(hang):] + "]"
+	}
+	return rec(0, 0, indent+" ", lineWidth)
+}
+
+// shownItems lists the indices printed along an axis of size n; -1 marks
+// the "..." of a summarized axis.
+func shownItems(n int, summarize bool) []int {
+	var out []int
+	if summarize && n > 2*edgeItems {
+		for i := 0; i < edgeItems; i++ {
+			out = append(out, i)
+		}
+		out = append(out, -1)
+		for i := n - edgeItems; i < n; i++ {
+			out = append(out, i)
+		}
+		return out
+	}
+	for i := 0; i < n; i++ {
+		out = append(out, i)
+	}
+	return out
+}

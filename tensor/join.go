@@ -1,0 +1,104 @@
+package tensor
+
+import "tiny/codegen"
+
+// Cat joins t and others along axis dim; every other dimension must match.
+// The result is the sum of each operand padded to the full length, so it
+// fuses into its consumer. It panics with a *Error on mismatched shapes or a
+// bad axis.
+func (t *Tensor) Cat(dim int, others ...*Tensor) *Tensor {
+	return Cat(dim, append([]*Tensor{t}, others...)...)
+}
+
+// Cat joins tensors along axis dim; see (*Tensor).Cat.
+func Cat(dim int, ts ...*Tensor) *Tensor {
+	if len(ts) == 0 {
+		fail("cat: got 0 tensors, want at least 1")
+	}
+	first := ts[0]
+	if first.Ndim() == 0 {
+		fail("cat: zero-dimensional tensors cannot be concatenated")
+	}
+	d := normAxis("cat", dim, first.Ndim())
+	dt := first.n.dtype
+	total := 0
+	for _, x := range ts {
+		if x.Ndim() != first.Ndim() {
+			fail("cat: cannot concatenate shapes %s and %s along axis %d", FormatShape(first.n.shape), FormatShape(x.n.shape), d)
+		}
+		for i := range x.n.shape {
+			if i != d && x.n.shape[i] != first.n.shape[i] {
+				fail("cat: cannot concatenate shapes %s and %s along axis %d", FormatShape(first.n.shape), FormatShape(x.n.shape), d)
+			}
+		}
+		dt = codegen.Promote(dt, x.n.dtype)
+		total += x.n.shape[d]
+	}
+	if len(ts) == 1 {
+		return first
+	}
+	var out *Tensor
+	at := 0
+	for _, x := range ts {
+		p := make([][2]int, first.Ndim())
+		p[d] = [2]int{at, total - at - x.n.shape[d]}
+		at += x.n.shape[d]
+		padded := x.Cast(dt).Pad(p)
+		if out == nil {
+			out = padded
+		} else {
+			out = out.Add(padded)
+		}
+	}
+	return out
+}
+
+// Stack joins tensors of one shape along a new axis dim. It panics with a
+// *Error on mismatched shapes or a bad axis.
+func Stack(dim int, ts ...*Tensor) *Tensor {
+	if len(ts) == 0 {
+		fail("stack: got 0 tensors, want at least 1")
+	}
+	d := normAxis("stack", dim, ts[0].Ndim()+1)
+	us := make([]*Tensor, len(ts))
+	for i, x := range ts {
+		if !sameShape(x.n.shape, ts[0].n.shape) {
+			fail("stack: cannot stack shapes %s and %s", FormatShape(ts[0].n.shape), FormatShape(x.n.shape))
+		}
+		us[i] = x.Unsqueeze(d)
+	}
+	return Cat(d, us...)
+}
+
+// Matmul returns the matrix product t @ w, batched and broadcast like
+// NumPy's: 1-d operands act as a row (left) or column (right) vector. It is
+// a broadcast multiply and a sum over the last axis, so it is one kernel. It
+// panics with a *Error when the inner dimensions differ or an operand is 0-d.
+func (t *Tensor) Matmul(w *Tensor) *Tensor {
+	n1, n2 := t.Ndim(), w.Ndim()
+	if n1 == 0 || n2 == 0 {
+		fail("matmul: 0-d operand in shapes %s and %s", FormatShape(t.n.shape), FormatShape(w.n.shape))
+	}
+	k1, k2 := t.n.shape[n1-1], w.n.shape[n2-min(n2, 2)]
+	if k1 != k2 {
+		fail("matmul: shapes %s and %s cannot be multiplied (%d != %d)", FormatShape(t.n.shape), FormatShape(w.n.shape), k1, k2)
+	}
+	one := min(n1-1, n2-1, 1)
+	xs := append([]int(nil), t.n.shape[:n1-1]...)
+	for i := 0; i < one; i++ {
+		xs = append(xs, 1)
+	}
+	x := t.Reshape(append(xs, k1)...)
+	ws := append([]int(nil), w.n.shape[:n2-min(n2, 2)]...)
+	for i := 0; i < one; i++ {
+		ws = append(ws, 1)
+	}
+	y := w.Reshape(append(ws, w.n.shape[n2-min(n2, 2):]...)...).Transpose(-1, -min(n2, 2))
+	if _, err := BroadcastShape(x.n.shape[:x.Ndim()-1], y.n.shape[:y.Ndim()-1]); err != nil {
+		fail("matmul: shapes %s and %s cannot be multiplied", FormatShape(t.n.shape), FormatShape(w.n.shape))
+	}
+	return x.Mul(y).Sum([]int{-1}, false)
+}
+
+// Dot is Matmul.
+func (t *Tensor) Dot(w *Tensor) *Tensor { return t.Matmul(w) }

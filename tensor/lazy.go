@@ -1,0 +1,117 @@
+package tensor
+
+import (
+	"tiny/codegen"
+	"tiny/devices"
+	"tiny/shape"
+)
+
+// kind says what a lazy node is.
+type kind uint8
+
+const (
+	kBuffer     kind = iota // data on the device (realized)
+	kConst                  // a scalar constant of shape (), broadcast by views
+	kElementwise            // op over srcs, all of the node's shape
+	kReduce                 // op folds axes of src; the node has the keepdim shape
+	kContiguous             // a copy of src into a fresh buffer
+	kView                   // base seen through st
+)
+
+// lazy is a node of the lazy graph, tinygrad's LazyBuffer. A base (every
+// kind but kView) has a contiguous row-major layout of its shape; a view maps
+// its own shape onto its base's layout through st.
+type lazy struct {
+	kind  kind
+	op    codegen.Op // elementwise: the ALU op; reduce: OpAdd, OpMax or OpMul
+	dtype DType
+	shape []int
+	src   []*lazy // elementwise, reduce, contiguous: operands of the node's shape (reduce: the input's)
+	axes  []int   // reduce: folded axes, increasing
+	val   float64 // const: the value
+
+	base *lazy         // view: the base it looks at
+	st   shape.Tracker // view: from this node's shape to base's layout
+
+	buf *devices.Buffer // buffer: the data
+	eng *Engine
+}
+
+// baseOf returns the base a node reads, and the tracker that maps the node's
+// shape onto the base's layout (nil for a base itself).
+func (n *lazy) baseOf() *lazy {
+	if n.kind == kView {
+		return n.base
+	}
+	return n
+}
+
+// realized reports whether the node's base holds data.
+func (n *lazy) realized() bool { return n.baseOf().kind == kBuffer }
+
+func newBuffer(e *Engine, b *devices.Buffer, shp []int) *lazy {
+	return &lazy{kind: kBuffer, dtype: b.DType, shape: shp, buf: b, eng: e}
+}
+
+func newConst(e *Engine, v float64, d DType) *lazy {
+	return &lazy{kind: kConst, dtype: d, shape: []int{}, val: castConst(v, d), eng: e}
+}
+
+// castConst rounds v to what a value of dtype d can hold.
+func castConst(v float64, d DType) float64 {
+	switch d {
+	case Bool:
+		if v != 0 {
+			return 1
+		}
+		return 0
+	case Uint8:
+		return float64(uint8(int64(v)))
+	case Int32:
+		return float64(int32(int64(v)))
+	case Int64:
+		return float64(int64(v))
+	case Float32, Float16:
+		return float64(float32(v))
+	}
+	return v
+}
+
+// elementwise builds an ALU node. All srcs must have shape shp.
+func elementwise(op codegen.Op, d DType, shp []int, srcs ...*lazy) *lazy {
+	return &lazy{kind: kElementwise, op: op, dtype: d, shape: shp, src: srcs, eng: srcs[0].eng}
+}
+
+// view returns n seen through the movement described by f, which turns n's
+// tracker into the new one. Views of views collapse onto the same base.
+func (n *lazy) view(f func(shape.Tracker) (shape.Tracker, error), what string) *lazy {
+	base, st := n, shape.FromInts(n.shape...)
+	if n.kind == kView {
+		base, st = n.base, n.st
+	}
+	nst, err := f(st)
+	if err != nil {
+		fail("%s: %v", what, err)
+	}
+	shp := nst.IntShape()
+	if sameShape(shp, base.shape) && nst.Contiguous() {
+		return base
+	}
+	return &lazy{kind: kView, dtype: n.dtype, shape: shp, base: base, st: nst, eng: n.eng}
+}
+
+// reshape returns n with a new shape of the same size.
+func (n *lazy) reshape(shp []int) *lazy {
+	if sameShape(shp, n.shape) {
+		return n
+	}
+	return n.view(func(st shape.Tracker) (shape.Tracker, error) { return st.ReshapeInts(shp) }, "reshape")
+}
+
+// expand returns n broadcast to shp (same rank, dims of 1 grow).
+func (n *lazy) expand(shp []int) *lazy {
+	if sameShape(shp, n.shape) {
+		return n
+	}
+	return n.view(func(st shape.Tracker) (shape.Tracker, error) { return st.ExpandInts(shp) }, "expand")
+}

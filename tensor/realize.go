@@ -1,0 +1,168 @@
+package tensor
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"tiny/codegen"
+	"tiny/devices"
+)
+
+// compiled is a kernel lowered and compiled once, kept by the engine.
+type compiled struct {
+	prog   *codegen.Program
+	runner devices.Runner
+}
+
+// Sourcer is implemented by runners that can show the code they run
+// (DEBUG=4 prints it).
+type Sourcer interface {
+	Source() string
+}
+
+// Realize computes t's base into a buffer if it is not one yet, and
+// returns t. Later reads of t, and of every tensor sharing its base, use the
+// buffer.
+func (t *Tensor) Realize() *Tensor {
+	t.n.eng.realize([]*lazy{t.n})
+	return t
+}
+
+// Realize computes the bases of several tensors in one schedule, so that
+// work they share is done once.
+func Realize(ts ...*Tensor) {
+	if len(ts) == 0 {
+		return
+	}
+	ns := make([]*lazy, len(ts))
+	for i, t := range ts {
+		ns[i] = t.n
+	}
+	ts[0].n.eng.realize(ns)
+}
+
+// Contiguous returns t laid out in a buffer of its own, row-major: a copy
+// kernel for a view, a forced buffer for a computed value, t itself for data.
+func (t *Tensor) Contiguous() *Tensor {
+	if t.n.kind == kBuffer {
+		return t
+	}
+	return &Tensor{&lazy{kind: kContiguous, dtype: t.n.dtype, shape: t.n.shape, src: []*lazy{t.n}, eng: t.n.eng}}
+}
+
+// Schedule returns the kernels that realizing t would run, in order,
+// without running them. Each prints as its AST with Kernel.String.
+func (t *Tensor) Schedule() []*codegen.Kernel {
+	var ks []*codegen.Kernel
+	for _, it := range schedule([]*lazy{t.n}) {
+		ks = append(ks, it.kernel)
+	}
+	return ks
+}
+
+// realize runs the schedule for targets and makes their bases buffers.
+func (e *Engine) realize(targets []*lazy) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	items := schedule(targets)
+	if len(items) == 0 {
+		return
+	}
+	log := e.opts.Log
+	if log == nil {
+		log = io.Discard
+	}
+	if e.opts.Debug >= 2 {
+		for i, it := range items {
+			fmt.Fprintf(log, "kernel %d %s\n%s", i, it.kernel.Name, it.kernel.String())
+		}
+	}
+	isTarget := map[*lazy]bool{}
+	for _, t := range targets {
+		isTarget[t.baseOf()] = true
+	}
+	lastUse := map[*lazy]int{}
+	for i, it := range items {
+		for _, in := range it.inputs {
+			lastUse[in] = i
+		}
+	}
+	temps := map[*lazy]*devices.Buffer{}
+	bufOf := func(b *lazy) *devices.Buffer {
+		if b.kind == kBuffer {
+			return b.buf
+		}
+		return temps[b]
+	}
+	for i, it := range items {
+		out := devices.Alloc(it.out.dtype, prod(it.out.shape))
+		bufs := []*devices.Buffer{out}
+		for _, in := range it.inputs {
+			bufs = append(bufs, bufOf(in))
+		}
+		if out.Len > 0 {
+			e.run(it.kernel, bufs, log)
+		}
+		temps[it.out] = out
+		for _, in := range it.inputs {
+			if lastUse[in] == i && in.kind != kBuffer && !isTarget[in] {
+				temps[in].Free()
+				delete(temps, in)
+			}
+		}
+	}
+	for b := range isTarget {
+		if buf, ok := temps[b]; ok {
+			*b = lazy{kind: kBuffer, dtype: b.dtype, shape: b.shape, buf: buf, eng: b.eng}
+		}
+	}
+}
+
+// run lowers, compiles (once per distinct kernel) and runs one kernel.
+func (e *Engine) run(k *codegen.Kernel, bufs []*devices.Buffer, log io.Writer) {
+	key := cacheKey(k)
+	c, ok := e.runners[key]
+	if !ok {
+		prog, err := codegen.Lower(k, codegen.Options{})
+		if err != nil {
+			panic(fmt.Sprintf("internal error: lowering %s: %v\n%s", k.Name, err, k))
+		}
+		if e.opts.Debug >= 3 {
+			fmt.Fprintf(log, "%s\n", prog)
+		}
+		r, err := e.dev.Compile(prog)
+		if err != nil {
+			panic(fmt.Sprintf("internal error: compiling %s: %v", k.Name, err))
+		}
+		if s, ok := r.(Sourcer); ok && e.opts.Debug >= 4 {
+			fmt.Fprintf(log, "%s\n", s.Source())
+		}
+		c = &compiled{prog: prog, runner: r}
+		e.runners[key] = c
+		e.stats.Compiles++
+	}
+	start := time.Now()
+	if err := c.runner.Run(bufs, nil); err != nil {
+		panic(fmt.Sprintf("internal error: running %s: %v", k.Name, err))
+	}
+	el := time.Since(start)
+	e.stats.Kernels++
+	if e.opts.Debug >= 1 {
+		sec := el.Seconds()
+		fmt.Fprintf(log, "*** %-4s %4d %-24s arg %2d tm %10.2fus (%9.2f GFLOPS %7.2f GB/s)\n",
+			e.DeviceName(), e.stats.Kernels, k.Name, len(bufs), sec*1e6,
+			float64(c.prog.Flops)/sec/1e9, float64(c.prog.Bytes)/sec/1e9)
+	}
+}
+
+// cacheKey identifies a kernel: its AST text and its buffers.
+func cacheKey(k *codegen.Kernel) string {
+	var b strings.Builder
+	b.WriteString(k.String())
+	for _, s := range k.Bufs {
+		fmt.Fprintf(&b, "%s[%d] ", s.DType, s.Size)
+	}
+	return b.String()
+}

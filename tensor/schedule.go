@@ -1,0 +1,242 @@
+package tensor
+
+import (
+	"fmt"
+
+	"tiny/codegen"
+	"tiny/shape"
+)
+
+// The scheduler cuts the lazy graph under some target nodes into kernels,
+// following tinygrad's graph scheduler in spirit:
+//
+//   - a base becomes a buffer ("is realized") when it is a target, a
+//     contiguous copy, a computed value seen through an expanding view (an
+//     expand would recompute it for every copy) or through a padding view
+//     (ops like exp would turn the padding's zeros into ones), or a reduce
+//     that cannot fuse into the kernel that consumes it;
+//   - every other computed base is inlined into each kernel that reads it,
+//     its view composed into the trackers of its loads and constants;
+//   - a kernel holds at most one reduce: its input side (elementwise ops over
+//     the full shape) and its output side (elementwise ops over the keepdim
+//     shape), which needs the path from the kernel's output to the reduce to
+//     be views that keep the layout (contiguous, same size).
+//
+// Kernels come out in dependency order, each with the base it computes and
+// the bases it reads.
+
+// item is one scheduled kernel.
+type item struct {
+	out    *lazy   // the base the kernel computes into buffer 0
+	inputs []*lazy // the bases read as buffers 1..n
+	kernel *codegen.Kernel
+}
+
+type scheduler struct {
+	order   []*lazy        // unrealized computed bases, dependencies first
+	seen    map[*lazy]bool // visited bases
+	realize map[*lazy]bool // bases that get a buffer
+}
+
+// schedule returns the kernels that realize the bases of targets, in order.
+func schedule(targets []*lazy) []*item {
+	s := &scheduler{seen: map[*lazy]bool{}, realize: map[*lazy]bool{}}
+	for _, t := range targets {
+		b := t.baseOf()
+		if b.kind == kBuffer {
+			continue
+		}
+		s.realize[b] = true
+		s.collect(b)
+	}
+	for s.fuseReduces() {
+	}
+	var items []*item
+	for _, b := range s.order {
+		if s.realize[b] {
+			items = append(items, s.build(b))
+		}
+	}
+	return items
+}
+
+// collect visits the computed bases under b, marking the ones that must be
+// realized because of how they are viewed.
+func (s *scheduler) collect(b *lazy) {
+	if s.seen[b] || b.kind == kBuffer || b.kind == kConst {
+		return
+	}
+	s.seen[b] = true
+	if b.kind == kContiguous {
+		s.realize[b] = true
+	}
+	for _, src := range b.src {
+		c := src.baseOf()
+		if src.kind == kView && c.kind != kBuffer && c.kind != kConst {
+			if prod(src.shape) > prod(c.shape) || masked(src.st) {
+				s.realize[c] = true
+			}
+		}
+		s.collect(c)
+	}
+	s.order = append(s.order, b)
+}
+
+// masked reports whether some view of st has a mask (padding).
+func masked(st shape.Tracker) bool {
+	for _, v := range st.Views {
+		if v.Mask != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// keepsLayout reports whether view node n reads its base element for
+// element, in order: a reshape at most.
+func keepsLayout(n *lazy) bool {
+	return n.kind != kView || (n.st.Contiguous() && prod(n.shape) == prod(n.base.shape))
+}
+
+// fuseReduces gives each kernel at most one reduce, realizing reduces that
+// cannot fuse, and reports whether it changed anything.
+func (s *scheduler) fuseReduces() bool {
+	claimed := map[*lazy]*lazy{}
+	for _, o := range s.order {
+		if !s.realize[o] {
+			continue
+		}
+		var red *lazy
+		type visit struct {
+			n           *lazy
+			post, keeps bool
+		}
+		done := map[visit]bool{}
+		var walk func(n *lazy, post, keeps bool) bool
+		walk = func(n *lazy, post, keeps bool) bool {
+			b := n.baseOf()
+			if b.kind == kBuffer || b.kind == kConst || (b != o && s.realize[b]) || done[visit{n, post, keeps}] {
+				return false
+			}
+			done[visit{n, post, keeps}] = true
+			keeps = keeps && keepsLayout(n)
+			if b.kind == kReduce {
+				if b == red {
+					if keeps {
+						return false
+					}
+				} else if post && keeps && red == nil && (claimed[b] == nil || claimed[b] == o) {
+					red = b
+					claimed[b] = o
+					return walk(b.src[0], false, true)
+				}
+				s.realize[b] = true
+				return true
+			}
+			for _, src := range b.src {
+				if walk(src, post, keeps) {
+					return true
+				}
+			}
+			return false
+		}
+		if walk(o, true, true) {
+			return true
+		}
+	}
+	return false
+}
+
+// kernelReduce returns the reduce fused into o's kernel, if any.
+func (s *scheduler) kernelReduce(o *lazy) *lazy {
+	done := map[*lazy]bool{}
+	var find func(n *lazy) *lazy
+	find = func(n *lazy) *lazy {
+		b := n.baseOf()
+		if b.kind == kBuffer || b.kind == kConst || (b != o && s.realize[b]) || done[b] {
+			return nil
+		}
+		done[b] = true
+		if b.kind == kReduce {
+			return b
+		}
+		for _, src := range b.src {
+			if r := find(src); r != nil {
+				return r
+			}
+		}
+		return nil
+	}
+	return find(o)
+}
+
+// builder emits one kernel's AST.
+type builder struct {
+	s      *scheduler
+	out    *lazy
+	red    *lazy
+	inputs []*lazy
+	bufIdx map[*lazy]int
+	memo   map[string]*codegen.Node
+}
+
+// build returns the kernel that computes base o.
+func (s *scheduler) build(o *lazy) *item {
+	bd := &builder{s: s, out: o, red: s.kernelReduce(o), bufIdx: map[*lazy]int{}, memo: map[string]*codegen.Node{}}
+	space := o.shape
+	if bd.red != nil {
+		space = bd.red.shape
+	}
+	st := shape.FromInts(space...)
+	root := &codegen.Node{Op: codegen.OpStore, DType: o.dtype, ST: st, Src: []*codegen.Node{bd.emit(o, st)}}
+	bufs := []codegen.BufSpec{{DType: o.dtype, Size: prod(o.shape)}}
+	for _, in := range bd.inputs {
+		bufs = append(bufs, codegen.BufSpec{DType: in.dtype, Size: prod(in.shape)})
+	}
+	k := &codegen.Kernel{AST: root, Bufs: bufs}
+	k.Name = codegen.KernelName(k)
+	return &item{out: o, inputs: bd.inputs, kernel: k}
+}
+
+// emit returns the AST of node n read through st, a tracker from the
+// kernel's current space (full shape below the reduce, keepdim shape above)
+// onto n's row-major layout.
+func (bd *builder) emit(n *lazy, st shape.Tracker) *codegen.Node {
+	b := n.baseOf()
+	if n.kind == kView {
+		st = n.st.Compose(st)
+	}
+	key := ptrKey(b) + st.String()
+	if x, ok := bd.memo[key]; ok {
+		return x
+	}
+	var x *codegen.Node
+	switch {
+	case b.kind == kBuffer || (b != bd.out && bd.s.realize[b]):
+		i, ok := bd.bufIdx[b]
+		if !ok {
+			bd.inputs = append(bd.inputs, b)
+			i = len(bd.inputs)
+			bd.bufIdx[b] = i
+		}
+		x = &codegen.Node{Op: codegen.OpLoad, DType: b.dtype, Buf: i, ST: st}
+	case b.kind == kConst:
+		x = &codegen.Node{Op: codegen.OpConst, DType: b.dtype, Val: b.val, ST: st}
+	case b.kind == kContiguous:
+		x = bd.emit(b.src[0], st)
+	case b.kind == kReduce:
+		full := shape.FromInts(b.src[0].shape...)
+		x = &codegen.Node{Op: codegen.OpReduce, DType: b.dtype, ReduceOp: b.op, Axes: b.axes,
+			Src: []*codegen.Node{bd.emit(b.src[0], full)}}
+	default:
+		srcs := make([]*codegen.Node, len(b.src))
+		for i, src := range b.src {
+			srcs[i] = bd.emit(src, st)
+		}
+		x = &codegen.Node{Op: b.op, DType: b.dtype, Src: srcs}
+	}
+	bd.memo[key] = x
+	return x
+}
+
+func ptrKey(b *lazy) string { return fmt.Sprintf("%p|", b) }

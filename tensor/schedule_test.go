@@ -1,0 +1,96 @@
+package tensor
+
+import (
+	"strings"
+	"testing"
+)
+
+// testEngine returns an engine with no device, enough to build graphs and
+// schedules.
+func testEngine() *Engine { return &Engine{runners: map[string]*compiled{}} }
+
+func kernels(t *testing.T, x *Tensor) int {
+	t.Helper()
+	ks := x.Schedule()
+	if testing.Verbose() {
+		for _, k := range ks {
+			t.Logf("%s\n%s", k.Name, k)
+		}
+	}
+	return len(ks)
+}
+
+func TestScheduleKernelCounts(t *testing.T) {
+	e := testEngine()
+	a := e.Rand([]int{16}, 1)
+	b := e.Rand([]int{16}, 2)
+	c := e.Rand([]int{16}, 3)
+	x := e.Rand([]int{8, 4}, 4)
+	m := e.Rand([]int{4, 5}, 5)
+	s := e.Rand([]int{6, 10}, 6)
+	cases := []struct {
+		name string
+		t    *Tensor
+		max  int
+	}{
+		{"a+b", a.Add(b), 1},
+		{"((a*2+b)*c).sum()", a.Mul(2).Add(b).Mul(c).Sum(nil, false), 1},
+		{"x.sum(axis=1)", x.Sum([]int{1}, false), 1},
+		{"x@m", x.Matmul(m), 1},
+		{"x.T.contiguous()", x.T().Contiguous(), 1},
+		{"softmax rows", s.Softmax(-1), 3},
+		{"log_softmax rows", s.LogSoftmax(-1), 3},
+		{"sum then add", x.Sum([]int{1}, false).Add(1).Mul(2), 1},
+		{"mean", x.Mean([]int{0}, false), 1},
+		{"const", e.Full([]int{3, 3}, 2, Float32).Add(1).Contiguous(), 1},
+		{"pad of buffer", x.Pad([][2]int{{1, 1}, {0, 2}}, -1), 1},
+		{"movement chain", x.Reshape(4, 8).Permute(1, 0).Flip(0).Shrink([][2]int{{1, 5}}).Mul(3), 1},
+		{"a+b then sum", a.Add(b).Sum(nil, false), 1},
+	}
+	for _, c := range cases {
+		if n := kernels(t, c.t); n > c.max || n == 0 {
+			t.Errorf("%s: %d kernels, want %d", c.name, n, c.max)
+		}
+	}
+	// Exactly 1 for the figures the issue names.
+	for _, c := range cases[:5] {
+		if n := kernels(t, c.t); n != 1 {
+			t.Errorf("%s: %d kernels, want exactly 1", c.name, n)
+		}
+	}
+}
+
+func TestScheduleAST(t *testing.T) {
+	e := testEngine()
+	a := e.FromData([]int{1, 2, 3})
+	ks := a.Add(2).Schedule()
+	if len(ks) != 1 {
+		t.Fatalf("got %d kernels", len(ks))
+	}
+	got := ks[0].String()
+	for _, want := range []string{"STORE", "ADD", "LOAD MemBuffer(idx=1, dtype=int32", "CONST ConstBuffer(val=2, dtype=int32", "strides=(0,)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("AST lacks %q:\n%s", want, got)
+		}
+	}
+	if ks[0].Name != "E_3" {
+		t.Errorf("name %q, want E_3", ks[0].Name)
+	}
+}
+
+func TestScheduleReduceFusesConsumer(t *testing.T) {
+	e := testEngine()
+	x := e.Rand([]int{4, 8}, 1)
+	ks := x.Mul(2).Sum([]int{1}, true).Sqrt().Schedule()
+	if len(ks) != 1 {
+		t.Fatalf("got %d kernels, want 1", len(ks))
+	}
+	s := ks[0].String()
+	if !strings.Contains(s, "SQRT") || !strings.Contains(s, "REDUCE_AXIS") {
+		t.Errorf("kernel should hold the reduce and its consumer:\n%s", s)
+	}
+	// Two reduces of one input cannot share a kernel.
+	if n := len(x.Sum([]int{1}, true).Add(x.Max([]int{1}, true)).Schedule()); n != 2 {
+		t.Errorf("sum+max: %d kernels, want 2", n)
+	}
+}

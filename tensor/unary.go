@@ -1,0 +1,200 @@
+package tensor
+
+import (
+	"math"
+
+	"tiny/codegen"
+)
+
+// Unary math is built, as in tinygrad, from the few ALU ops codegen knows
+// (EXP2, LOG2, SIN, SQRT, RECIP, ...). Transcendentals of integer or bool
+// tensors compute in float32.
+
+// floatOf returns t cast to float32 unless it is already a float.
+func (t *Tensor) floatOf() *Tensor {
+	if t.n.dtype.IsFloat() {
+		return t
+	}
+	return t.Cast(Float32)
+}
+
+func (t *Tensor) unary(op codegen.Op) *Tensor {
+	f := t.floatOf()
+	return alu(op, f.n.dtype, f)
+}
+
+// Neg returns -t (logical not for bools).
+func (t *Tensor) Neg() *Tensor {
+	if t.n.dtype == Bool {
+		return t.Not()
+	}
+	return alu(codegen.OpNeg, t.n.dtype, t)
+}
+
+// Exp2 returns 2**t.
+func (t *Tensor) Exp2() *Tensor { return t.unary(codegen.OpExp2) }
+
+// Log2 returns the base-2 logarithm of t.
+func (t *Tensor) Log2() *Tensor { return t.unary(codegen.OpLog2) }
+
+// Exp returns e**t, computed as 2**(t/ln 2).
+func (t *Tensor) Exp() *Tensor { return t.floatOf().Mul(1 / math.Ln2).Exp2() }
+
+// Log returns the natural logarithm of t, computed as log2(t)*ln 2.
+func (t *Tensor) Log() *Tensor { return t.Log2().Mul(math.Ln2) }
+
+// Sqrt returns the square root of t.
+func (t *Tensor) Sqrt() *Tensor { return t.unary(codegen.OpSqrt) }
+
+// Rsqrt returns 1/sqrt(t).
+func (t *Tensor) Rsqrt() *Tensor { return t.Sqrt().Reciprocal() }
+
+// Reciprocal returns 1/t.
+func (t *Tensor) Reciprocal() *Tensor { return t.unary(codegen.OpRecip) }
+
+// Sin returns the sine of t (radians).
+func (t *Tensor) Sin() *Tensor { return t.unary(codegen.OpSin) }
+
+// Cos returns the cosine of t, computed as sin(pi/2 - t).
+func (t *Tensor) Cos() *Tensor { return t.floatOf().RSub(math.Pi / 2).Sin() }
+
+// Tan returns sin(t)/cos(t).
+func (t *Tensor) Tan() *Tensor { return t.Sin().Div(t.Cos()) }
+
+// Abs returns |t|.
+func (t *Tensor) Abs() *Tensor {
+	if t.n.dtype == Bool || t.n.dtype == Uint8 {
+		return t
+	}
+	return t.Lt(0).Where(t.Neg(), t)
+}
+
+// Sign returns -1, 0 or 1 as t is negative, zero or positive, in t's dtype.
+func (t *Tensor) Sign() *Tensor {
+	return t.Lt(0).Where(-1, t.Gt(0).Where(1, 0).Cast(t.n.dtype)).Cast(t.n.dtype)
+}
+
+// Relu returns t where it is positive and 0 elsewhere.
+func (t *Tensor) Relu() *Tensor { return t.Gt(0).Where(t, 0) }
+
+// Sigmoid returns 1/(1+e**-t).
+func (t *Tensor) Sigmoid() *Tensor {
+	return t.floatOf().Mul(-1 / math.Ln2).Exp2().Add(1).Reciprocal()
+}
+
+// Tanh returns the hyperbolic tangent, 2*sigmoid(2t)-1.
+func (t *Tensor) Tanh() *Tensor { return t.floatOf().Mul(2.0).Sigmoid().Mul(2.0).Sub(1.0) }
+
+// Gelu returns the tanh approximation of the Gaussian error linear unit.
+func (t *Tensor) Gelu() *Tensor {
+	x := t.floatOf()
+	inner := x.Add(x.Mul(x).Mul(x).Mul(0.044715)).Mul(math.Sqrt(2 / math.Pi))
+	return x.Mul(0.5).Mul(inner.Tanh().Add(1.0))
+}
+
+// Square returns t*t.
+func (t *Tensor) Square() *Tensor { return t.Mul(t) }
+
+// trunc rounds floats toward zero: through an integer cast below the size
+// where every float is integral, and unchanged above it.
+func (t *Tensor) trunc() *Tensor {
+	it, limit := Int32, float64(1<<23)
+	switch t.n.dtype {
+	case Float64:
+		it, limit = Int64, 1<<52
+	case Float16:
+		limit = 1 << 10
+	}
+	return t.Abs().Lt(limit).Where(t.Cast(it).Cast(t.n.dtype), t)
+}
+
+// Trunc returns t rounded toward zero.
+func (t *Tensor) Trunc() *Tensor {
+	if !t.n.dtype.IsFloat() {
+		return t
+	}
+	return t.trunc()
+}
+
+// Floor returns the largest integer not above t (ints are unchanged).
+func (t *Tensor) Floor() *Tensor {
+	if !t.n.dtype.IsFloat() {
+		return t
+	}
+	tr := t.trunc()
+	return t.Lt(tr).Where(tr.Sub(1), tr)
+}
+
+// Ceil returns the smallest integer not below t (ints are unchanged).
+func (t *Tensor) Ceil() *Tensor {
+	if !t.n.dtype.IsFloat() {
+		return t
+	}
+	tr := t.trunc()
+	return t.Gt(tr).Where(tr.Add(1), tr)
+}
+
+// Round returns t rounded to the nearest integer, halves to even.
+func (t *Tensor) Round() *Tensor {
+	if !t.n.dtype.IsFloat() {
+		return t
+	}
+	f := t.Floor()
+	d := t.Sub(f)
+	odd := f.Sub(f.Mul(0.5).Floor().Mul(2.0)) // 0 or 1
+	return d.Gt(0.5).Where(f.Add(1), d.Lt(0.5).Where(f, f.Add(odd)))
+}
+
+// Pow returns t**y. Small integral scalar exponents multiply exactly; other
+// exponents compute 2**(y*log2|t|) with the sign of a negative base kept for
+// odd integral exponents. Integer operands give an integer result.
+func (t *Tensor) Pow(y any) *Tensor { return t.pow(y, false) }
+
+// RPow returns y**t.
+func (t *Tensor) RPow(y any) *Tensor { return t.pow(y, true) }
+
+func (t *Tensor) pow(y any, reverse bool) *Tensor {
+	if _, ok := y.(*Tensor); !ok && !reverse {
+		if v, _ := scalarOf(y); v == math.Trunc(v) && math.Abs(v) <= 16 {
+			base, _ := t.broadcasted(y, false)
+			if v < 0 {
+				return intPow(base.floatOf(), int(-v)).Reciprocal()
+			}
+			return intPow(base, int(v))
+		}
+	}
+	a, b := t.broadcasted(y, reverse)
+	x, e := a.floatOf(), b.floatOf()
+	mag := x.Abs().Log2().Mul(e).Exp2()
+	odd := e.Sub(e.Mul(0.5).Floor().Mul(2.0)).Eq(1.0)
+	integral := e.Eq(e.Floor())
+	neg := x.Lt(0)
+	r := neg.And(odd).Where(mag.Neg(), mag)
+	r = neg.And(integral.Not()).Where(math.NaN(), r)
+	r = e.Eq(0).Where(1.0, r)
+	if !a.n.dtype.IsFloat() {
+		return r.Round().Cast(a.n.dtype)
+	}
+	return r
+}
+
+// intPow returns x**k for k >= 0 by repeated squaring.
+func intPow(x *Tensor, k int) *Tensor {
+	if k == 0 {
+		return x.OnesLike()
+	}
+	var acc *Tensor
+	for sq := x; k > 0; k >>= 1 {
+		if k&1 == 1 {
+			if acc == nil {
+				acc = sq
+			} else {
+				acc = acc.Mul(sq)
+			}
+		}
+		if k > 1 {
+			sq = sq.Mul(sq)
+		}
+	}
+	return acc
+}
