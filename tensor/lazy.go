@@ -10,12 +10,12 @@ import (
 type kind uint8
 
 const (
-	kBuffer     kind = iota // data on the device (realized)
-	kConst                  // a scalar constant of shape (), broadcast by views
-	kElementwise            // op over srcs, all of the node's shape
-	kReduce                 // op folds axes of src; the node has the keepdim shape
-	kContiguous             // a copy of src into a fresh buffer
-	kView                   // base seen through st
+	kBuffer      kind = iota // data on the device (realized)
+	kConst                   // a scalar constant of shape (), broadcast by views
+	kElementwise             // op over srcs, all of the node's shape
+	kReduce                  // op folds axes of src; the node has the keepdim shape
+	kContiguous              // a copy of src into a fresh buffer
+	kView                    // base seen through st
 )
 
 // lazy is a node of the lazy graph, tinygrad's LazyBuffer. A base (every
