@@ -52,6 +52,9 @@ func (c *converter) stmt(g *gStmt) Stmt {
 	case g.FnDecl != nil:
 		d := g.FnDecl
 		fn := c.fnLit(toPos(d.Pos), d.Params, d.Body)
+		if d.Name == nil {
+			return &ExprStmt{X: fn}
+		}
 		fn.Name, fn.NamePos = d.Name.Name, toPos(d.Name.Pos)
 		return &FnDecl{Fn: fn}
 	case g.If != nil:

@@ -94,18 +94,23 @@ func (c *converter) call(fn Expr, lparen Pos, g *gCall) *Call {
 	call := &Call{Start: fn.Pos(), Lparen: lparen, Fn: fn}
 	seen := map[string]bool{}
 	for _, a := range g.Args {
-		p := toPos(a.Pos)
-		switch {
-		case a.Name == "" && len(call.Kwargs) > 0:
-			fail(p, "positional argument follows keyword argument")
-		case a.Name == "":
-			call.Args = append(call.Args, c.expr(a.Value))
-		case seen[a.Name]:
-			fail(p, "duplicate keyword argument %s", a.Name)
-		default:
-			seen[a.Name] = true
-			call.Kwargs = append(call.Kwargs, Kwarg{NamePos: p, Name: a.Name, Value: c.expr(a.Value)})
+		x := c.expr(a.X)
+		if a.Value == nil {
+			if len(call.Kwargs) > 0 {
+				fail(x.Pos(), "positional argument follows keyword argument")
+			}
+			call.Args = append(call.Args, x)
+			continue
 		}
+		name, ok := x.(*Ident)
+		switch {
+		case !ok:
+			fail(x.Pos(), "keyword argument must be a name, as in f(axis=0)")
+		case seen[name.Name]:
+			fail(x.Pos(), "duplicate keyword argument %s", name.Name)
+		}
+		seen[name.Name] = true
+		call.Kwargs = append(call.Kwargs, Kwarg{NamePos: x.Pos(), Name: name.Name, Value: c.expr(a.Value)})
 	}
 	return call
 }

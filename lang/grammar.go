@@ -42,11 +42,13 @@ type gStmt struct {
 	Simple   *gSimple `parser:"| @@"`
 }
 
-// FnDecl = "fn" Ident "(" Params ")" Block .
+// FnDecl = "fn" [ Ident ] "(" Params ")" Block .
+// Without a name it is an anonymous fn standing alone as a statement: the
+// grammar needs one token of lookahead at most, so the "fn" commits.
 type gFnDecl struct {
 	Pos    lexer.Position
-	Name   *gName    `parser:"'fn' @@"`
-	Params []*gParam `parser:"'(' ( @@ ( ',' @@ )* ','? )? ')'"`
+	Name   *gName    `parser:"'fn' @@?"`
+	Params []*gParam `parser:"'(' ( @@ ( ',':Punct @@ )* Trail? )? ')'"`
 	Body   *gBlock   `parser:"@@"`
 }
 
@@ -76,7 +78,7 @@ type gWhile struct {
 // For = "for" Ident { "," Ident } "in" Expr Block .
 type gFor struct {
 	Pos  lexer.Position
-	Vars []*gName `parser:"'for' @@ ( ',' @@ )*"`
+	Vars []*gName `parser:"'for' @@ ( ',':Punct @@ )*"`
 	Iter *gExpr   `parser:"'in' @@"`
 	Body *gBlock  `parser:"@@"`
 }
@@ -124,8 +126,8 @@ type gAssignOp struct {
 // ExprList = Expr { "," Expr } [ "," ] .
 type gExprList struct {
 	Pos      lexer.Position
-	Exprs    []*gExpr `parser:"@@ ( ',' @@ )*"`
-	Trailing bool     `parser:"@','?"`
+	Exprs    []*gExpr `parser:"@@ ( ',':Punct @@ )*"`
+	Trailing bool     `parser:"@Trail?"`
 }
 
 // gExpr is the root of an expression: Expr = Or .
@@ -133,12 +135,14 @@ type gExpr struct {
 	Or *gOr `parser:"@@"`
 }
 
-// newParser builds the participle parser. Two tokens of lookahead tell a
-// keyword argument (k=v) from an expression and a FnDecl from an anonymous
-// fn at the start of a statement.
+// newParser builds the participle parser. The grammar is LL(1): with no
+// extra lookahead a rule that has consumed a token commits to it, so errors
+// are reported where they happen rather than where a backtracking parser
+// gave up. The scanner marks a comma before a closing bracket (or ending a
+// statement) as a Trail token so that list rules need no lookahead either.
 func newParser() *participle.Parser[gFile] {
 	return participle.MustBuild[gFile](
 		participle.Lexer(definition{}),
-		participle.UseLookahead(2),
+		participle.UseLookahead(0),
 	)
 }

@@ -115,22 +115,23 @@ type gSuffix struct {
 }
 
 // Call = "(" [ Arg { "," Arg } [ "," ] ] ")" .
-// Arg = [ Ident "=" ] Expr .
+// Arg = Expr [ "=" Expr ] .
+// In k=v the converter checks that k is a name.
 type gCall struct {
 	Open string  `parser:"@'('"`
-	Args []*gArg `parser:"( @@ ( ',' @@ )* ','? )? ')'"`
+	Args []*gArg `parser:"( @@ ( ',':Punct @@ )* Trail? )? ')'"`
 }
 
 type gArg struct {
 	Pos   lexer.Position
-	Name  string `parser:"( @Ident '=' )?"`
-	Value *gExpr `parser:"@@"`
+	X     *gExpr `parser:"@@"`
+	Value *gExpr `parser:"( '=' @@ )?"`
 }
 
 // Index = "[" Sub { "," Sub } [ "," ] "]" .
 type gIndex struct {
 	Open string  `parser:"@'['"`
-	Subs []*gSub `parser:"@@ ( ',' @@ )* ','? ']'"`
+	Subs []*gSub `parser:"@@ ( ',':Punct @@ )* Trail? ']'"`
 }
 
 // Sub = "..." | ":" SliceRest | Expr [ SliceRest ] .
@@ -168,7 +169,7 @@ type gPrimary struct {
 // FnLit = "fn" "(" Params ")" Block .
 type gFnLit struct {
 	Fn     string    `parser:"@'fn'"`
-	Params []*gParam `parser:"'(' ( @@ ( ',' @@ )* ','? )? ')'"`
+	Params []*gParam `parser:"'(' ( @@ ( ',':Punct @@ )* Trail? )? ')'"`
 	Body   *gBlock   `parser:"@@"`
 }
 
@@ -177,21 +178,21 @@ type gFnLit struct {
 // else is a tuple.
 type gParen struct {
 	Open  string   `parser:"@'('"`
-	Elems []*gExpr `parser:"( @@ ( ',' @@ )*"`
-	Comma bool     `parser:"  @','? )? ')'"`
+	Elems []*gExpr `parser:"( @@ ( ',':Punct @@ )*"`
+	Comma bool     `parser:"  @Trail? )? ')'"`
 }
 
 // List = "[" [ Expr { "," Expr } [ "," ] ] "]" .
 type gList struct {
 	Open  string   `parser:"@'['"`
-	Elems []*gExpr `parser:"( @@ ( ',' @@ )* ','? )? ']'"`
+	Elems []*gExpr `parser:"( @@ ( ',':Punct @@ )* Trail? )? ']'"`
 }
 
 // Dict = "{" [ Entry { "," Entry } [ "," ] ] "}" .
 // Entry = Expr ":" Expr .
 type gDict struct {
 	Open    string    `parser:"@'{'"`
-	Entries []*gEntry `parser:"( @@ ( ',' @@ )* ','? )? '}'"`
+	Entries []*gEntry `parser:"( @@ ( ',':Punct @@ )* Trail? )? '}'"`
 }
 
 type gEntry struct {

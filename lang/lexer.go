@@ -17,12 +17,13 @@ const (
 	tFloat
 	tString
 	tPunct
-	tSep // a statement separator: a newline or ";"
+	tSep   // a statement separator: a newline or ";"
+	tTrail // a trailing comma: before a closing bracket or a separator
 )
 
 var symbols = map[string]lexer.TokenType{
 	"EOF": lexer.EOF, "Ident": tIdent, "Keyword": tKeyword, "Int": tInt,
-	"Float": tFloat, "String": tString, "Punct": tPunct, "Sep": tSep,
+	"Float": tFloat, "String": tString, "Punct": tPunct, "Sep": tSep, "Trail": tTrail,
 }
 
 var keywords = map[string]bool{
@@ -116,6 +117,9 @@ func (s *scanner) scan() []lexer.Token {
 		s.next()
 	}
 	eof := s.end
+	if t := s.last(); t != nil && t.Type == tPunct && t.Value == "," {
+		t.Type = tTrail
+	}
 	if len(s.toks) == 0 {
 		eof = lexer.Position{Filename: s.file, Line: 1, Column: 1}
 	}
@@ -146,7 +150,12 @@ func (s *scanner) next() {
 		}
 	case c == '\n' || c == ';' && s.significant():
 		if s.significant() && s.sep == nil {
-			s.sep = &lexer.Token{Type: tSep, Value: string(c), Pos: s.pos()}
+			// A newline is reported just after the line's last token.
+			p := s.pos()
+			if c == '\n' && len(s.toks) > 0 {
+				p = s.end
+			}
+			s.sep = &lexer.Token{Type: tSep, Value: string(c), Pos: p}
 			s.separate()
 		}
 		s.advance(1)
@@ -187,6 +196,9 @@ func (s *scanner) next() {
 // needed, and tracks the brackets.
 func (s *scanner) emit(typ lexer.TokenType, val string, p lexer.Position) {
 	prev := s.last()
+	if prev != nil && prev.Type == tPunct && prev.Value == "," && (s.sep != nil || val == ")" || val == "]" || val == "}") {
+		prev.Type = tTrail
+	}
 	if s.sep != nil {
 		closesBlock := val == "}" && s.top() == 'b'
 		startOfBlock := prev == nil || prev.Type == tSep || prev.Type == tPunct && prev.Value == "{"

@@ -132,6 +132,8 @@ func describeToken(t lexer.Token) string {
 		return "string " + v
 	case tKeyword:
 		return "keyword " + t.Value
+	case tTrail:
+		return `","`
 	}
 	return fmt.Sprintf("%q", t.Value)
 }

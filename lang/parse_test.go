@@ -41,7 +41,8 @@ func TestParse(t *testing.T) {
 		{"a[:]; a[::]; a[1:]; a[:2]; a[::-1]; a[1:2:3]",
 			"(index a (slice _ _ _))\n(index a (slice _ _ _))\n(index a (slice 1 _ _))\n(index a (slice _ 2 _))\n(index a (slice _ _ (- 1)))\n(index a (slice 1 2 3))"},
 		{"a.T.shape", "(. (. a T) shape)"},
-		{"fn (x) { return x }(1)", "(call (fn (params x) (block (return x))) 1)"},
+		{"(fn (x) { return x })(1)", "(call (fn (params x) (block (return x))) 1)"},
+		{"fn (x) { return x }", "(fn (params x) (block (return x)))"},
 		// statements
 		{"x = 1", "(= x 1)"},
 		{"x, y = y, x", "(= (tuple x y) (tuple y x))"},

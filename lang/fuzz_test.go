@@ -1,0 +1,56 @@
+package lang
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzParse checks that no input makes Parse or Complete panic, and that
+// every error names a position inside the input.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"x = 1 + 2 * 3",
+		"a = [[1, 2, 3], [4, 5, 6]]\nb = a.permute(1, 0).reshape(2, 3)\nprint(b.sum(axis=1))",
+		"fn relu(x) { return x.maximum(0) }\nfor i in range(3) { print(i, relu(w[i]).sum().item()) }",
+		"x = a[1:3, ::2, none, ..., -1]; y = -2**2",
+		"d = {\"a\": 1,\n \"b\": [2, 3],}\nif d.a == 1 { x = 1 } else if y { x = 2 } else { x = 3 }",
+		"x, y = (1,), ()\nwhile x < 3 { x += 1; if x { break } else { continue } }",
+		"f = fn (x, y=2) { return x, y }\nimport \"lib/nn.tiny\" as nn",
+		"x = 0x1f + 1_000 + .5 + 1e-3 + 'a\\n\\t\\\\'",
+		"x = (1 + \n", "\"abc", "f(1]", "x = 1 \\\n + 2", "é = $",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		Complete(src)
+		file, err := Parse("f.tiny", src)
+		if err == nil {
+			if file == nil {
+				t.Fatal("nil file without error")
+			}
+			return
+		}
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Fatalf("error of type %T: %v", err, err)
+		}
+		if strings.HasPrefix(e.Msg, "internal error") {
+			t.Fatalf("%v", err)
+		}
+		checkPos(t, src, e.Pos)
+	})
+}
+
+// checkPos fails unless p is a line of src and a column of that line or
+// just past its end.
+func checkPos(t *testing.T, src string, p Pos) {
+	lines := strings.Split(src, "\n")
+	if p.File != "f.tiny" || p.Line < 1 || p.Line > len(lines) {
+		t.Fatalf("position %v outside %d lines", p, len(lines))
+	}
+	if n := utf8.RuneCountInString(lines[p.Line-1]); p.Col < 1 || p.Col > n+1 {
+		t.Fatalf("position %v outside line %q", p, lines[p.Line-1])
+	}
+}
