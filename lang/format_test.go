@@ -79,9 +79,9 @@ func TestComplete(t *testing.T) {
 		{"x = \"abc", false},
 		{"x = 'a\\", false},
 		{"x = 1 + \\", false},
-		{"x = 1 +", true},  // an error: report it
-		{"f(1]", true},     // a mismatch cannot be fixed by more input
-		{"x = $ (", true},  // neither can a bad character
+		{"x = 1 +", true}, // an error: report it
+		{"f(1]", true},    // a mismatch cannot be fixed by more input
+		{"x = $ (", true}, // neither can a bad character
 		{"x = 012 (", true},
 		{"# (", true},
 		{"'('", true},
