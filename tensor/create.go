@@ -174,14 +174,15 @@ func (e *Engine) Linspace(a, b float64, n int) *Tensor {
 	return e.FromFloats(vals, []int{n}, Float32)
 }
 
-// Eye returns the n by m float32 identity (ones on the main diagonal).
+// Eye returns the n by m float32 identity (ones on the main diagonal). It is
+// a constant: a one padded and reshaped so that only the diagonal is valid.
 func (e *Engine) Eye(n, m int) *Tensor {
 	checkShape("eye", []int{n, m})
-	vals := make([]float64, n*m)
-	for i := 0; i < min(n, m); i++ {
-		vals[i*m+i] = 1
+	if n == 0 || m == 0 {
+		return e.Zeros(Float32, n, m)
 	}
-	return e.FromFloats(vals, []int{n, m}, Float32)
+	return e.Full([]int{n, 1}, 1, Float32).Pad([][2]int{{0, 0}, {0, m}}).
+		Reshape(n * (m + 1)).Shrink([][2]int{{0, n * m}}).Reshape(n, m)
 }
 
 func isIntegral(v float64) bool { return v == math.Trunc(v) && math.Abs(v) < 1<<53 }

@@ -104,6 +104,9 @@ func (t *Tensor) binary(op codegen.Op, y any, reverse bool) *Tensor {
 	if op.IsCompare() {
 		d = Bool
 	}
+	if r := fold(op, a, b); r != nil {
+		return r
+	}
 	if a.n.dtype == Bool {
 		switch op {
 		case codegen.OpAdd:
@@ -113,6 +116,37 @@ func (t *Tensor) binary(op codegen.Op, y any, reverse bool) *Tensor {
 		}
 	}
 	return alu(op, d, a, b)
+}
+
+// constValue returns the value of an unpadded constant node.
+func constValue(n *lazy) (float64, bool) {
+	if b := n.baseOf(); b.kind == kConst && (n.kind != kView || !masked(n.st)) {
+		return b.val, true
+	}
+	return 0, false
+}
+
+// fold simplifies an op with a constant operand as tinygrad's lazy graph
+// does: x+0, x-0, x*1 are x, 0-x is -x, x*0 is 0. It returns nil when
+// nothing folds.
+func fold(op codegen.Op, a, b *Tensor) *Tensor {
+	av, aok := constValue(a.n)
+	bv, bok := constValue(b.n)
+	switch {
+	case op == codegen.OpAdd && bok && bv == 0, op == codegen.OpSub && bok && bv == 0:
+		return a
+	case op == codegen.OpAdd && aok && av == 0:
+		return b
+	case op == codegen.OpSub && aok && av == 0 && a.n.dtype != Bool:
+		return b.Neg()
+	case op == codegen.OpMul && bok && bv == 1:
+		return a
+	case op == codegen.OpMul && aok && av == 1:
+		return b
+	case op == codegen.OpMul && (aok && av == 0 || bok && bv == 0):
+		return a.ZerosLike()
+	}
+	return nil
 }
 
 // Add returns t + y.

@@ -4,6 +4,7 @@ import (
 	"io"
 	"sync"
 
+	"tiny/codegen"
 	"tiny/devices"
 )
 
@@ -28,6 +29,10 @@ type Engine struct {
 	mu      sync.Mutex // guards runners, kernel counts and realization
 	runners map[string]*compiled
 	stats   Stats
+
+	// interp, when set (by tests), runs kernels instead of the device: the
+	// package's reference evaluator of kernel ASTs.
+	interp func(k *codegen.Kernel, bufs []*devices.Buffer)
 
 	rngMu sync.Mutex
 	seed  uint64 // manual_seed value

@@ -102,7 +102,12 @@ func (e *Engine) realize(targets []*lazy) {
 		for _, in := range it.inputs {
 			bufs = append(bufs, bufOf(in))
 		}
-		if out.Len > 0 {
+		switch {
+		case out.Len == 0:
+		case e.interp != nil:
+			e.interp(it.kernel, bufs)
+			e.stats.Kernels++
+		default:
 			e.run(it.kernel, bufs, log)
 		}
 		temps[it.out] = out

@@ -234,9 +234,25 @@ func (bd *builder) emit(n *lazy, st shape.Tracker) *codegen.Node {
 			srcs[i] = bd.emit(src, st)
 		}
 		x = &codegen.Node{Op: b.op, DType: b.dtype, Src: srcs}
+		if b.op == codegen.OpMul {
+			x = gateMul(x)
+		}
 	}
 	bd.memo[key] = x
 	return x
 }
 
 func ptrKey(b *lazy) string { return fmt.Sprintf("%p|", b) }
+
+// gateMul rewrites x * c, c a padded constant 1, as where(valid, x, 0), the
+// form tinygrad's rewrites give (so 0 * -1 is 0, not -0).
+func gateMul(x *codegen.Node) *codegen.Node {
+	for i, c := range x.Src {
+		if c.Op == codegen.OpConst && c.Val == 1 && masked(c.ST) {
+			valid := &codegen.Node{Op: codegen.OpConst, DType: codegen.Bool, Val: 1, ST: c.ST}
+			zero := &codegen.Node{Op: codegen.OpConst, DType: x.DType, Val: 0, ST: c.ST}
+			return &codegen.Node{Op: codegen.OpWhere, DType: x.DType, Src: []*codegen.Node{valid, x.Src[1-i], zero}}
+		}
+	}
+	return x
+}

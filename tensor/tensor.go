@@ -171,3 +171,6 @@ func sameShape(a, b []int) bool {
 }
 
 var negInf = math.Inf(-1)
+
+// ParseDType returns the dtype with the given name ("float32", "int32", ...).
+func ParseDType(name string) (DType, bool) { return codegen.ParseDType(name) }

@@ -1,0 +1,248 @@
+package tensor
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"tiny/codegen"
+	"tiny/devices"
+	"tiny/symbolic"
+)
+
+// refEngine returns an engine that runs kernels with interpKernel, the
+// reference evaluator below: element by element, straight from the AST.
+func refEngine() *Engine {
+	e := testEngine()
+	e.interp = interpKernel
+	return e
+}
+
+// cpuEngine returns an engine on the CPU device, or the reference engine
+// when no CPU device is registered.
+func cpuEngine(t testing.TB) *Engine {
+	e, err := NewEngine(Options{})
+	if err != nil {
+		t.Logf("no CPU device (%v): using the reference evaluator", err)
+		return refEngine()
+	}
+	return e
+}
+
+// interpKernel evaluates a kernel AST for every output element.
+func interpKernel(k *codegen.Kernel, bufs []*devices.Buffer) {
+	in := make([][]float64, len(bufs))
+	for i, b := range bufs[1:] {
+		in[i+1] = readFloats(b)
+	}
+	st := k.AST.ST
+	out := st.IntShape()
+	full := append([]int(nil), out...)
+	var red *codegen.Node
+	var find func(n *codegen.Node)
+	find = func(n *codegen.Node) {
+		if n.Op == codegen.OpReduce && red == nil {
+			red = n
+		}
+		for _, s := range n.Src {
+			find(s)
+		}
+	}
+	find(k.AST)
+	if red != nil {
+		var leaf func(n *codegen.Node) []int
+		leaf = func(n *codegen.Node) []int {
+			if n.Op == codegen.OpLoad || n.Op == codegen.OpConst {
+				return n.ST.IntShape()
+			}
+			for _, s := range n.Src {
+				if r := leaf(s); r != nil {
+					return r
+				}
+			}
+			return nil
+		}
+		full = leaf(red)
+	}
+	vars := make([]*symbolic.Node, len(full))
+	for i, d := range full {
+		vars[i] = symbolic.Var(fmt.Sprintf("i%d", i), 0, int64(max(d-1, 0)))
+	}
+	type expr struct{ idx, valid *symbolic.Node }
+	exprs := map[*codegen.Node]expr{}
+	index := func(n *codegen.Node, pos []int) (int, bool) {
+		x, ok := exprs[n]
+		if !ok {
+			shp := n.ST.IntShape()
+			vs := make([]*symbolic.Node, len(shp))
+			for i, d := range shp {
+				vs[i] = vars[i]
+				if d == 1 {
+					vs[i] = symbolic.C(0)
+				}
+			}
+			x.idx, x.valid = n.ST.RawIndexExpr(vs)
+			exprs[n] = x
+		}
+		env := map[string]int64{}
+		for i, p := range pos {
+			env[vars[i].Name] = int64(p)
+		}
+		return int(x.idx.Eval(env)), x.valid.Eval(env) != 0
+	}
+	result := make([]float64, bufs[0].Len)
+	var eval func(n *codegen.Node, pos []int) float64
+	eval = func(n *codegen.Node, pos []int) float64 {
+		switch n.Op {
+		case codegen.OpLoad:
+			i, ok := index(n, pos)
+			if !ok {
+				return 0
+			}
+			return in[n.Buf][i]
+		case codegen.OpConst:
+			if _, ok := index(n, pos); !ok {
+				return 0
+			}
+			return n.Val
+		case codegen.OpReduce:
+			acc := map[codegen.Op]float64{codegen.OpAdd: 0, codegen.OpMul: 1, codegen.OpMax: math.Inf(-1)}[n.ReduceOp]
+			if n.ReduceOp == codegen.OpMax && !n.DType.IsFloat() {
+				acc = minValue(n.DType)
+			}
+			p := append([]int(nil), pos...)
+			forEach(full, n.Axes, p, func() {
+				v := eval(n.Src[0], p)
+				acc = aluRef(n.ReduceOp, n.DType, acc, v)
+			})
+			return acc
+		}
+		args := make([]float64, len(n.Src))
+		for i, s := range n.Src {
+			args[i] = eval(s, pos)
+		}
+		d := n.DType
+		if n.Op.IsCompare() || n.Op == codegen.OpCast || n.Op == codegen.OpWhere {
+			d = n.Src[len(n.Src)-1].DType
+		}
+		if n.Op == codegen.OpCast {
+			return roundTo(args[0], n.DType)
+		}
+		return aluRef(n.Op, d, args...)
+	}
+	pos := make([]int, len(out))
+	forEach(out, allAxes(len(out)), pos, func() {
+		i, _ := index(k.AST, pos)
+		result[i] = roundTo(eval(k.AST.Src[0], pos), k.AST.DType)
+	})
+	writeFloats(bufs[0], result)
+}
+
+func allAxes(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// forEach sets pos over every combination of the given axes of shp.
+func forEach(shp, axes, pos []int, f func()) {
+	var rec func(k int)
+	rec = func(k int) {
+		if k == len(axes) {
+			f()
+			return
+		}
+		for i := 0; i < shp[axes[k]]; i++ {
+			pos[axes[k]] = i
+			rec(k + 1)
+		}
+	}
+	rec(0)
+}
+
+// roundTo rounds v to what dtype d holds, as a store or cast does.
+func roundTo(v float64, d DType) float64 {
+	switch d {
+	case Bool:
+		return b2f(v != 0)
+	case Uint8:
+		return float64(uint8(int64(v)))
+	case Int32:
+		return float64(int32(int64(v)))
+	case Int64:
+		return float64(int64(v))
+	case Float32:
+		return float64(float32(v))
+	case Float16:
+		return float64(halfToFloat(halfBits(float32(v))))
+	}
+	return v
+}
+
+// aluRef computes one ALU op over operands of dtype d.
+func aluRef(op codegen.Op, d DType, a ...float64) float64 {
+	var r float64
+	switch op {
+	case codegen.OpNeg:
+		r = -a[0]
+	case codegen.OpExp2:
+		r = math.Exp2(a[0])
+	case codegen.OpLog2:
+		r = math.Log2(a[0])
+	case codegen.OpSin:
+		r = math.Sin(a[0])
+	case codegen.OpSqrt:
+		r = math.Sqrt(a[0])
+	case codegen.OpRecip:
+		r = 1 / a[0]
+	case codegen.OpNot:
+		r = b2f(a[0] == 0)
+	case codegen.OpAdd:
+		r = a[0] + a[1]
+	case codegen.OpSub:
+		r = a[0] - a[1]
+	case codegen.OpMul:
+		r = a[0] * a[1]
+	case codegen.OpDiv:
+		r = a[0] / a[1]
+	case codegen.OpIDiv:
+		if a[1] == 0 {
+			return 0
+		}
+		r = math.Trunc(a[0] / a[1])
+	case codegen.OpMod:
+		if a[1] == 0 {
+			return 0
+		}
+		r = math.Mod(a[0], a[1])
+	case codegen.OpMax:
+		r = math.Max(a[0], a[1])
+	case codegen.OpCmpLt:
+		return b2f(a[0] < a[1])
+	case codegen.OpCmpNe:
+		return b2f(a[0] != a[1])
+	case codegen.OpCmpEq:
+		return b2f(a[0] == a[1])
+	case codegen.OpAnd:
+		r = float64(int64(a[0]) & int64(a[1]))
+	case codegen.OpOr:
+		r = float64(int64(a[0]) | int64(a[1]))
+	case codegen.OpXor:
+		r = float64(int64(a[0]) ^ int64(a[1]))
+	case codegen.OpWhere:
+		if a[0] != 0 {
+			r = a[1]
+		} else {
+			r = a[2]
+		}
+	default:
+		panic(fmt.Sprintf("aluRef: op %s", op))
+	}
+	return roundTo(r, d)
+}
+
+func fmtMismatch(i int, g, w float64, got, want []float64) string {
+	return fmt.Sprintf("element %d: got %v, want %v\ngot  %v\nwant %v", i, g, w, got, want)
+}
