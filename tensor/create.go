@@ -182,7 +182,7 @@ func (e *Engine) Eye(n, m int) *Tensor {
 		return e.Zeros(Float32, n, m)
 	}
 	return e.Full([]int{n, 1}, 1, Float32).Pad([][2]int{{0, 0}, {0, m}}).
-		Reshape(n * (m + 1)).Shrink([][2]int{{0, n * m}}).Reshape(n, m)
+		Reshape(n*(m+1)).Shrink([][2]int{{0, n * m}}).Reshape(n, m)
 }
 
 func isIntegral(v float64) bool { return v == math.Trunc(v) && math.Abs(v) < 1<<53 }
