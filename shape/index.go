@@ -59,8 +59,9 @@ func (st Tracker) IndexExpr(idxs []*symbolic.Node) (idx, valid *symbolic.Node) {
 	return symbolic.Simplify(idx), symbolic.Simplify(valid)
 }
 
-// Ridxs returns the default index variables ridx0, ridx1, ... for the
-// tracker's shape, each bounded by its dim.
+// Ridxs returns the loop indices of the tracker's output axes, one
+// symbolic.Range per axis bounded by its dim, named by names or, when names
+// is nil, ridx0, ridx1, ...
 func (st Tracker) Ridxs(names []string) []*symbolic.Node {
 	shape := st.Shape()
 	out := make([]*symbolic.Node, len(shape))
@@ -69,7 +70,7 @@ func (st Tracker) Ridxs(names []string) []*symbolic.Node {
 		if names != nil {
 			name = names[i]
 		}
-		out[i] = symbolic.Var(name, 0, max(s.Max()-1, 0))
+		out[i] = symbolic.Range(name, i, max(s.Max()-1, 0))
 	}
 	return out
 }

@@ -228,7 +228,7 @@ func reshapeMask(mask [][2]int64, old, shape []int64) ([][2]int64, bool) {
 			curr, newDim = nextStride, nextNew()
 		default:
 			nm := nextMask()
-			if (m[0] != 0 || m[1] != oldDim) && nm[1]-nm[0] != 1 {
+			if (m[0] != 0 || m[1] != oldDim) && l != r && nm[1]-nm[0] != 1 {
 				return nil, false
 			}
 			m = [2]int64{nm[0]*oldDim + l, (nm[1]-1)*oldDim + r}

@@ -38,6 +38,7 @@ type Node struct {
 	IsBool bool // results of Lt, And, Ne and boolean constants
 
 	min, max int64
+	axis     int // for a loop index made by Range, its axis; -1 for other variables
 }
 
 // Min returns the smallest value n can take.
@@ -64,8 +65,22 @@ func Var(name string, lo, hi int64) *Node {
 	if lo > hi {
 		panic(fmt.Sprintf("internal error: symbolic.Var(%q, %d, %d): empty range", name, lo, hi))
 	}
-	return &Node{Op: OpVar, Name: name, min: lo, max: hi}
+	return &Node{Op: OpVar, Name: name, min: lo, max: hi, axis: -1}
 }
+
+// Range returns the loop index of output axis axis, named name (ridx0,
+// ridx1, ... by default), running over [0, hi]. It is a variable like those
+// of Var, but Simplify orders it after every other kind of node, as tinygrad
+// orders its RANGE uops, so that renders read ((ridx0*2)+ridx1).
+func Range(name string, axis int, hi int64) *Node {
+	if hi < 0 || axis < 0 {
+		panic(fmt.Sprintf("internal error: symbolic.Range(%q, %d, %d): bad range", name, axis, hi))
+	}
+	return &Node{Op: OpVar, Name: name, max: hi, axis: axis}
+}
+
+// IsRange reports whether n is a loop index made by Range.
+func (n *Node) IsRange() bool { return n.Op == OpVar && n.axis >= 0 }
 
 // IsConst reports whether n is a constant (integer or boolean).
 func (n *Node) IsConst() bool { return n.Op == OpConst }
@@ -100,7 +115,7 @@ func Equal(a, b *Node) bool {
 	case OpConst:
 		return a.Val == b.Val
 	case OpVar:
-		return a.Name == b.Name && a.min == b.min && a.max == b.max
+		return a.Name == b.Name && a.min == b.min && a.max == b.max && a.axis == b.axis
 	}
 	for i := range a.Src {
 		if !Equal(a.Src[i], b.Src[i]) {

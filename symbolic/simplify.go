@@ -43,6 +43,9 @@ func (s *simplifier) simplify(n *Node, depth int) *Node {
 
 // rewrite applies the first rule of the table that fires on n, or returns nil.
 func (s *simplifier) rewrite(n *Node) *Node {
+	if len(n.Src) != 2 {
+		return nil
+	}
 	for _, r := range rules {
 		if r.op != anyOp && r.op != n.Op {
 			continue
