@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -32,6 +33,17 @@ var keywords = map[string]bool{
 	"none": true, "and": true, "or": true, "not": true, "import": true, "as": true,
 }
 
+// Keywords returns the reserved words of the language, sorted, for
+// example for tab completion.
+func Keywords() []string {
+	words := make([]string, 0, len(keywords))
+	for w := range keywords {
+		words = append(words, w)
+	}
+	sort.Strings(words)
+	return words
+}
+
 // puncts lists the operators and delimiters, longest first so that the
 // scanner takes "**=" before "**" before "*".
 var puncts = []string{
@@ -40,6 +52,15 @@ var puncts = []string{
 	"+", "-", "*", "/", "%", "@", "<", ">", "=", "(", ")", "[", "]", "{", "}",
 	",", ":", ".", ";",
 }
+
+// punctsByByte lists the puncts by their first byte.
+var punctsByByte = func() map[byte][]string {
+	m := map[byte][]string{}
+	for _, p := range puncts {
+		m[p[0]] = append(m[p[0]], p)
+	}
+	return m
+}()
 
 // scanner turns source text into tokens. It tracks the open brackets: a
 // newline is a statement separator only at the top level or directly inside
@@ -75,15 +96,22 @@ func (s *scanner) pos() lexer.Position {
 	return lexer.Position{Filename: s.file, Offset: s.off, Line: s.line, Column: s.col}
 }
 
-// advance moves past n bytes, counting lines and runes.
+// advance moves past n bytes, counting lines and runes; an invalid UTF-8
+// byte counts as one rune.
 func (s *scanner) advance(n int) {
-	for i := 0; i < n && s.off < len(s.src); i++ {
+	for end := min(s.off+n, len(s.src)); s.off < end; {
 		c := s.src[s.off]
-		s.off++
-		if c == '\n' {
+		switch {
+		case c == '\n':
+			s.off++
 			s.line++
 			s.col = 1
-		} else if c&0xC0 != 0x80 {
+		case c < utf8.RuneSelf:
+			s.off++
+			s.col++
+		default:
+			_, size := utf8.DecodeRuneInString(s.src[s.off:])
+			s.off += size
 			s.col++
 		}
 	}
@@ -179,7 +207,7 @@ func (s *scanner) next() {
 	case c == '"' || c == '\'':
 		s.scanString()
 	default:
-		for _, p := range puncts {
+		for _, p := range punctsByByte[c] {
 			if strings.HasPrefix(s.src[s.off:], p) {
 				pos := s.pos()
 				s.advance(len(p))
@@ -187,7 +215,11 @@ func (s *scanner) next() {
 				return
 			}
 		}
-		s.fail(s.pos(), false, "unexpected character "+quoteRune(r))
+		msg := "unexpected character " + quoteRune(r)
+		if alt := pythonisms[r]; alt != "" {
+			msg += "; use " + alt
+		}
+		s.fail(s.pos(), false, msg)
 		s.advance(size)
 	}
 }
@@ -215,76 +247,6 @@ func (s *scanner) emit(typ lexer.TokenType, val string, p lexer.Position) {
 	}
 }
 
-// maxDepth bounds the nesting of brackets and prefix, "**" and "else"
-// chains, so that the recursive parser cannot exhaust the stack.
-const maxDepth = 400
-
-// bracket is an open bracket: '(', '[', 'd' (a dict's brace) or 'b' (a
-// block's brace), with the nesting operators seen inside it.
-type bracket struct {
-	kind byte
-	pos  lexer.Position
-	ops  int
-}
-
-func (s *scanner) top() byte {
-	if len(s.open) == 0 {
-		return 0
-	}
-	return s.open[len(s.open)-1].kind
-}
-
-// nest tracks brackets and the depth estimate for a punctuation or keyword
-// token.
-func (s *scanner) nest(val string, prev *lexer.Token, p lexer.Position) {
-	switch val {
-	case "(", "[", "{":
-		kind := val[0]
-		if val == "{" {
-			kind = 'd'
-			if endsOperand(prev) {
-				kind = 'b'
-			}
-		}
-		s.open = append(s.open, bracket{kind: kind, pos: p})
-		s.depth++
-	case ")", "]", "}":
-		// A mismatched closer is left for the parser to report.
-		if n := len(s.open); n > 0 && matches(s.open[n-1].kind, val) {
-			s.depth -= 1 + s.open[n-1].ops
-			s.open = s.open[:n-1]
-		} else {
-			s.mismatch = true
-		}
-	case "-", "+", "not", "**", "else":
-		if val != "**" && val != "else" && endsOperand(prev) {
-			return // a binary operator
-		}
-		s.depth++
-		if n := len(s.open); n > 0 {
-			s.open[n-1].ops++
-		} else {
-			s.topOps++
-		}
-	default:
-		return
-	}
-	if s.depth > maxDepth {
-		s.fail(p, false, "program too deeply nested")
-	}
-}
-
-// separate forgets the nesting operators of the statement just ended.
-func (s *scanner) separate() {
-	if n := len(s.open); n > 0 {
-		s.depth -= s.open[n-1].ops
-		s.open[n-1].ops = 0
-	} else {
-		s.depth -= s.topOps
-		s.topOps = 0
-	}
-}
-
 func (s *scanner) last() *lexer.Token {
 	if len(s.toks) == 0 {
 		return nil
@@ -292,32 +254,8 @@ func (s *scanner) last() *lexer.Token {
 	return &s.toks[len(s.toks)-1]
 }
 
-// endsOperand reports whether t can end an operand or an if/for/while
-// header, so that a "{" after it opens a block rather than a dict.
-func endsOperand(t *lexer.Token) bool {
-	if t == nil {
-		return false
-	}
-	switch t.Type {
-	case tIdent, tInt, tFloat, tString:
-		return true
-	case tKeyword:
-		return t.Value == "else" || t.Value == "true" || t.Value == "false" || t.Value == "none"
-	case tPunct:
-		return t.Value == ")" || t.Value == "]" || t.Value == "}"
-	}
-	return false
-}
-
-func matches(open byte, close string) bool {
-	switch close {
-	case ")":
-		return open == '('
-	case "]":
-		return open == '['
-	}
-	return open == 'd' || open == 'b'
-}
+// pythonisms suggests the spelling of operators borrowed from C.
+var pythonisms = map[rune]string{'&': "and", '|': "or", '!': "not"}
 
 func isLetter(r rune) bool { return r == '_' || unicode.IsLetter(r) }
 func isDigit(c byte) bool  { return '0' <= c && c <= '9' }

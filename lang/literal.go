@@ -10,13 +10,15 @@ import (
 // This file defines the scanning of number and string literals. The scanner
 // checks and decodes them once; the converter looks the values up by offset.
 
+var prefixBase = map[byte]int{'x': 16, 'b': 2, 'o': 8}
+
 // scanNumber scans 12, 1_000, 0x1f, 0b101, 0o17, 1.5, .5, 1., 1e-3.
 func (s *scanner) scanNumber() {
 	start, p := s.off, s.pos()
 	src, i := s.src, s.off
 	isFloat, base := false, 10
 	if src[i] == '0' && i+1 < len(src) && strings.IndexByte("xXbBoO", src[i+1]) >= 0 {
-		base = map[byte]int{'x': 16, 'b': 2, 'o': 8}[src[i+1]|0x20]
+		base = prefixBase[src[i+1]|0x20]
 		i += 2
 	} else {
 		i = skipDigits(src, i)

@@ -108,6 +108,9 @@ func syntaxError(perr error, toks []lexer.Token) *Error {
 	if hint != "" {
 		msg += ", expected " + hint
 	}
+	if tok.Type == tIdent && tok.Value == "elif" {
+		msg += `; write "else if"`
+	}
 	return &Error{Pos: toPos(tok.Pos), Msg: msg}
 }
 

@@ -84,3 +84,34 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// TestContractTaste parses the opening example of LANGUAGE.md.
+func TestContractTaste(t *testing.T) {
+	src := `# tensors are lazy: nothing runs until a value is printed or read
+a = [[1, 2, 3], [4, 5, 6]]          # a bracket literal of numbers is a tensor (int32)
+b = a.permute(1, 0).reshape(2, 3)   # movement ops only change the view
+c = (b * 2 + 1).sum(axis=1)         # elementwise ops fuse into the reduce
+print(c)                            # realizes: schedule -> codegen -> device
+print(c.tolist())                   # [17, 31]  (Python-list form)
+
+fn relu(x) { return x.maximum(0) }
+w = randn(3, 4, seed=1)
+for i in range(3) { print(i, relu(w[i]).sum().item()) }
+
+st = shapetracker((3, 2)).permute(1, 0).reshape(3, 2)
+print(st)            # ShapeTracker(views=(View(shape=(2, 3), strides=(1, 2), ...), View(...)))
+print(st.render())   # ("(((((ridx0*2)+ridx1)%3)*2)+(((ridx0*2)+ridx1)//3))", "True")
+k = var("k", 1, 100); shapetracker((k, 3))
+`
+	f, err := Parse("taste.tiny", src)
+	if err != nil {
+		t.Fatal(Format(err, src))
+	}
+	if len(f.Stmts) != 13 {
+		t.Errorf("got %d statements, want 13:\n%s", len(f.Stmts), f)
+	}
+	want := "(= c (call (. (+ (* b 2) 1) sum) (kw axis 1)))"
+	if got := f.Stmts[2].String(); got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
