@@ -14,7 +14,8 @@ import (
 var parser = sync.OnceValue(newParser)
 
 // Parse parses a source file. filename is used only in positions. On
-// failure it returns a nil *File and an *Error; it never panics.
+// failure it returns a nil *File and an *Error; it never panics. Parse is
+// safe for concurrent use.
 func Parse(filename, src string) (f *File, err error) {
 	defer func() {
 		if r := recover(); r != nil {
