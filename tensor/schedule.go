@@ -212,6 +212,8 @@ func (bd *builder) emit(n *lazy, st shape.Tracker) *codegen.Node {
 	}
 	var x *codegen.Node
 	switch {
+	case b != bd.red && empty(st):
+		x = &codegen.Node{Op: codegen.OpConst, DType: b.dtype, ST: zeroST(st.IntShape())}
 	case b.kind == kBuffer || (b != bd.out && bd.s.realize[b]):
 		i, ok := bd.bufIdx[b]
 		if !ok {
@@ -255,4 +257,27 @@ func gateMul(x *codegen.Node) *codegen.Node {
 		}
 	}
 	return x
+}
+
+// empty reports whether st's last view is never valid (a mask dimension is
+// empty), so that whatever it reads is 0.
+func empty(st shape.Tracker) bool {
+	v := st.Views[len(st.Views)-1]
+	for _, m := range v.Mask {
+		lo, _ := m[0].Int()
+		hi, _ := m[1].Int()
+		if m[0].IsConst() && m[1].IsConst() && lo >= hi {
+			return true
+		}
+	}
+	return false
+}
+
+// zeroST returns a stride-0 tracker of shape shp, for constants.
+func zeroST(shp []int) shape.Tracker {
+	st, err := shape.FromInts(padLeft(nil, len(shp))...).ExpandInts(shp)
+	if err != nil {
+		panic("internal error: " + err.Error())
+	}
+	return st
 }
