@@ -118,7 +118,9 @@ func formatArray(leaves []string, shp []int, indent string) string {
 			return
 		}
 		for _, i := range shownItems(shp[axis], summarize) {
-			visit(axis+1, off+i*prod(shp[axis+1:]))
+			if i >= 0 {
+				visit(axis+1, off+i*prod(shp[axis+1:]))
+			}
 		}
 	}
 	visit(0, 0)
