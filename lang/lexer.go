@@ -88,8 +88,12 @@ type scanner struct {
 }
 
 func newScanner(file, src string) *scanner {
-	return &scanner{file: file, src: src, line: 1, col: 1,
+	s := &scanner{file: file, src: src, line: 1, col: 1,
 		strs: map[int]string{}, nums: map[int]*Number{}}
+	if strings.HasPrefix(src, "\ufeff") {
+		s.off = len("\ufeff") // a byte order mark takes no column
+	}
+	return s
 }
 
 func (s *scanner) pos() lexer.Position {

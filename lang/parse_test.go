@@ -73,6 +73,8 @@ func TestParse(t *testing.T) {
 		{"if d == {} { x }", "(if (== d (dict)) (block x))"},
 		{"for k in {\"a\": 1} { k }", `(for (vars k) (dict (: "a" 1)) (block k))`},
 		{"", ""},
+		{"\ufeffx = 1", "(= x 1)"},
+		{"#!/usr/bin/env tiny\nx", "x"},
 	} {
 		f, err := Parse("t.tiny", tc.src)
 		if err != nil {
@@ -113,5 +115,25 @@ k = var("k", 1, 100); shapetracker((k, 3))
 	want := "(= c (call (. (+ (* b 2) 1) sum) (kw axis 1)))"
 	if got := f.Stmts[2].String(); got != want {
 		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// TestParseConcurrent parses from several goroutines; run it with -race.
+func TestParseConcurrent(t *testing.T) {
+	done := make(chan string)
+	for i := 0; i < 4; i++ {
+		go func() {
+			f, err := Parse("c.tiny", "fn f(a, b=2) { return a[1:, none] + b }\nx = f(1)")
+			if err != nil {
+				done <- err.Error()
+				return
+			}
+			done <- f.String()
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		if got := <-done; got != "(fn f (params a (b 2)) (block (return (+ (index a (slice 1 _ _) none) b))))\n(= x (call f 1))" {
+			t.Error(got)
+		}
 	}
 }
