@@ -25,7 +25,7 @@
 //	File     = [ Stmt { Sep Stmt } ] .
 //	Block    = "{" [ Stmt { Sep Stmt } ] "}" .
 //	Stmt     = FnDecl | If | While | For | Return | "break" | "continue" | Import | Simple .
-//	FnDecl   = "fn" Ident "(" [ Param { "," Param } [ "," ] ] ")" Block .
+//	FnDecl   = "fn" [ Ident ] "(" [ Param { "," Param } [ "," ] ] ")" Block .
 //	Param    = Ident [ "=" Expr ] .
 //	If       = "if" Expr Block [ "else" ( If | Block ) ] .
 //	While    = "while" Expr Block .
@@ -59,7 +59,9 @@
 // So "-2 ** 2" is -(2 ** 2) and "2 ** 3 ** 2" is 2 ** (3 ** 2), as in
 // Python. Binary operators are left associative; comparisons do not chain
 // (a < b < c is an error). A parenthesized single expression is that
-// expression; "(a,)", "()" and "a, b" are tuples.
+// expression; "(a,)", "()" and "a, b" are tuples. A statement that starts
+// with "fn" is a function declaration, or an anonymous fn standing alone: to
+// call an anonymous fn at once, wrap it in parentheses, (fn (x) { ... })(1).
 //
 // Checks beyond the grammar, done while building the tree: assignment
 // targets are names, index or attribute expressions, or tuples of them;

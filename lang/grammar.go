@@ -8,7 +8,10 @@ import (
 // This file defines the participle grammar: the parse tree that convert.go
 // turns into the syntax tree. The EBNF above each struct is the rule it
 // parses. Sep is a statement separator (newline or ";"); the scanner has
-// already dropped the ones that carry no meaning.
+// already dropped the ones that carry no meaning. A "," written in EBNF
+// before a closing bracket is a Trail token: the scanner gives a comma that
+// type when a closing bracket or a separator follows it, and the other
+// commas are matched as ',':Punct.
 
 // File = [ Stmt { Sep Stmt } ] .
 type gFile struct {

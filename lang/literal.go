@@ -153,8 +153,9 @@ func (s *scanner) scanString() {
 				return
 			}
 		default:
-			b.WriteByte(c)
-			s.advance(1)
+			_, size := utf8.DecodeRuneInString(s.src[s.off:])
+			b.WriteString(s.src[s.off : s.off+size])
+			s.advance(size)
 		}
 	}
 }

@@ -74,3 +74,56 @@ func TestPositions(t *testing.T) {
 		}
 	}
 }
+
+// TestLiterals checks the values of number and string literals.
+func TestLiterals(t *testing.T) {
+	for _, tc := range []struct {
+		src     string
+		isFloat bool
+		i       int64
+		f       float64
+	}{
+		{"12", false, 12, 0},
+		{"1_000", false, 1000, 0},
+		{"0x1f", false, 31, 0},
+		{"0X1F", false, 31, 0},
+		{"0b101", false, 5, 0},
+		{"0o17", false, 15, 0},
+		{"0", false, 0, 0},
+		{"00", false, 0, 0},
+		{"9223372036854775807", false, 9223372036854775807, 0},
+		{"1.5", true, 0, 1.5},
+		{".5", true, 0, 0.5},
+		{"1.", true, 0, 1},
+		{"1e-3", true, 0, 0.001},
+		{"1.e2", true, 0, 100},
+		{"2E+1_0", true, 0, 2e10},
+		{"1_0.2_5", true, 0, 10.25},
+	} {
+		e, err := ParseExpr("n", tc.src)
+		if err != nil {
+			t.Errorf("%s: %v", tc.src, err)
+			continue
+		}
+		n, ok := e.(*Number)
+		if !ok || n.IsFloat != tc.isFloat || n.Int != tc.i || n.Float != tc.f || n.Lit != tc.src {
+			t.Errorf("%s: got %#v", tc.src, e)
+		}
+	}
+	for src, want := range map[string]string{
+		`"a\n\t\r\0\\\"\'b"`:  "a\n\t\r\x00\\\"'b",
+		`'x"y'`:               `x"y`,
+		`"\x41\u00e9é"`:       "Aéé",
+		"\"two\nlines\"":      "two\nlines",
+		"\"joined \\\nline\"": "joined line",
+		`""`:                  "",
+	} {
+		e, err := ParseExpr("s", src)
+		if s, ok := e.(*String); err != nil || !ok || s.Value != want {
+			t.Errorf("%s: got %v, %v; want %q", src, e, err, want)
+		}
+	}
+	if _, err := ParseExpr("e", "x = 1"); err == nil || err.Error() != "e:1:1: error: expected an expression" {
+		t.Errorf("ParseExpr of a statement: %v", err)
+	}
+}
