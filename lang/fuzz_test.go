@@ -27,9 +27,10 @@ func FuzzParse(f *testing.F) {
 		Complete(src)
 		file, err := Parse("f.tiny", src)
 		if err == nil {
-			if file == nil {
-				t.Fatal("nil file without error")
-			}
+			InspectFile(file, func(n Node) bool {
+				checkPos(t, src, n.Pos())
+				return true
+			})
 			return
 		}
 		var e *Error

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -125,5 +126,26 @@ func TestLiterals(t *testing.T) {
 	}
 	if _, err := ParseExpr("e", "x = 1"); err == nil || err.Error() != "e:1:1: error: expected an expression" {
 		t.Errorf("ParseExpr of a statement: %v", err)
+	}
+}
+
+// TestInspect visits every node of a file in source order.
+func TestInspect(t *testing.T) {
+	f, err := Parse("w", "fn f(a, b=1) { return a[1:b] }\nfor x in f(k=2) { y += -x }\nif c {} else if d {} else { e.g = {z: 1} }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	InspectFile(f, func(n Node) bool {
+		if id, ok := n.(*Ident); ok {
+			got = append(got, id.Name)
+		}
+		if n, ok := n.(*Number); ok {
+			got = append(got, n.Lit)
+		}
+		return true
+	})
+	if want := "1 a 1 b x f 2 y x c d e z 1"; strings.Join(got, " ") != want {
+		t.Errorf("got %v, want %s", got, want)
 	}
 }
