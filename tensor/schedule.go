@@ -73,13 +73,35 @@ func (s *scheduler) collect(b *lazy) {
 	for _, src := range b.src {
 		c := src.baseOf()
 		if src.kind == kView && c.kind != kBuffer && c.kind != kConst {
-			if prod(src.shape) > prod(c.shape) || masked(src.st) {
+			if expands(src) || masked(src.st) && c.kind == kReduce {
 				s.realize[c] = true
 			}
 		}
 		s.collect(c)
 	}
 	s.order = append(s.order, b)
+}
+
+// expands reports whether view n may read an element of its base more than
+// once: with one view, a stride-0 axis that is valid at more than one index;
+// with several, a size larger than the base's.
+func expands(n *lazy) bool {
+	if len(n.st.Views) > 1 {
+		return prod(n.shape) > prod(n.base.shape)
+	}
+	v := n.st.Views[0]
+	for i, d := range n.shape {
+		lo, hi := 0, d
+		if v.Mask != nil {
+			l, _ := v.Mask[i][0].Int()
+			h, _ := v.Mask[i][1].Int()
+			lo, hi = int(l), int(h)
+		}
+		if v.Strides[i].IsInt(0) && hi-lo > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // masked reports whether some view of st has a mask (padding).
@@ -207,6 +229,9 @@ func (bd *builder) emit(n *lazy, st shape.Tracker) *codegen.Node {
 		st = n.st.Compose(st)
 	}
 	key := ptrKey(b) + st.String()
+	if n.kind == kView && masked(n.st) {
+		key += "|padded"
+	}
 	if x, ok := bd.memo[key]; ok {
 		return x
 	}
@@ -224,12 +249,30 @@ func (bd *builder) emit(n *lazy, st shape.Tracker) *codegen.Node {
 		x = &codegen.Node{Op: codegen.OpLoad, DType: b.dtype, Buf: i, ST: st}
 	case b.kind == kConst:
 		x = &codegen.Node{Op: codegen.OpConst, DType: b.dtype, Val: b.val, ST: st}
-	case b.kind == kContiguous:
-		x = bd.emit(b.src[0], st)
 	case b.kind == kReduce:
 		full := shape.FromInts(b.src[0].shape...)
 		x = &codegen.Node{Op: codegen.OpReduce, DType: b.dtype, ReduceOp: b.op, Axes: b.axes,
 			Src: []*codegen.Node{bd.emit(b.src[0], full)}}
+	case n.kind == kView && masked(n.st):
+		// Padding around a computed value: compute it where the view is
+		// valid and give 0 elsewhere, whatever the ops make of the zeros
+		// their padded loads read.
+		valid := &codegen.Node{Op: codegen.OpConst, DType: codegen.Bool, Val: 1, ST: st}
+		zero := &codegen.Node{Op: codegen.OpConst, DType: b.dtype, ST: st}
+		x = &codegen.Node{Op: codegen.OpWhere, DType: b.dtype, Src: []*codegen.Node{valid, bd.emitBase(b, st), zero}}
+	default:
+		x = bd.emitBase(b, st)
+	}
+	bd.memo[key] = x
+	return x
+}
+
+// emitBase returns the AST of computed base b read through st.
+func (bd *builder) emitBase(b *lazy, st shape.Tracker) *codegen.Node {
+	var x *codegen.Node
+	switch b.kind {
+	case kContiguous:
+		x = bd.emit(b.src[0], st)
 	default:
 		srcs := make([]*codegen.Node, len(b.src))
 		for i, src := range b.src {
@@ -240,7 +283,6 @@ func (bd *builder) emit(n *lazy, st shape.Tracker) *codegen.Node {
 			x = gateMul(x)
 		}
 	}
-	bd.memo[key] = x
 	return x
 }
 

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -92,5 +93,53 @@ func TestScheduleReduceFusesConsumer(t *testing.T) {
 	// Two reduces of one input cannot share a kernel.
 	if n := len(x.Sum([]int{1}, true).Add(x.Max([]int{1}, true)).Schedule()); n != 2 {
 		t.Errorf("sum+max: %d kernels, want 2", n)
+	}
+}
+
+func TestSchedulePadOfComputed(t *testing.T) {
+	e := refEngine()
+	a := e.FromData([]float64{0, 1, 2})
+	b := e.FromData([]int{3, 4})
+	// exp turns the padding's zeros into ones unless the pad is applied
+	// after it.
+	p := a.Exp().Pad([][2]int{{1, 1}})
+	if n := len(p.Schedule()); n != 1 {
+		t.Errorf("pad of exp: %d kernels, want 1", n)
+	}
+	got := p.Floats()
+	if got[0] != 0 || got[4] != 0 || math.Abs(got[2]-math.E) > 1e-6 {
+		t.Errorf("pad of exp: %v", got)
+	}
+	c := a.Cat(0, b, a.Exp())
+	if n := len(c.Schedule()); n != 1 {
+		t.Errorf("cat of computed: %d kernels, want 1", n)
+	}
+	if got := c.Floats(); got[3] != 3 || got[4] != 4 || got[5] != 1 {
+		t.Errorf("cat: %v", got)
+	}
+	// A padded reduce is realized first.
+	if n := len(a.Sum(nil, true).Pad([][2]int{{1, 0}}).Add(1).Schedule()); n != 2 {
+		t.Errorf("pad of sum: %d kernels, want 2", n)
+	}
+}
+
+func TestRealizedKeepsBuffer(t *testing.T) {
+	e := refEngine()
+	a := e.FromData([]float64{1, 2, 3})
+	s := a.Mul(2).Add(1)
+	s.Realize()
+	if n := len(s.Schedule()); n != 0 {
+		t.Errorf("realized tensor schedules %d kernels", n)
+	}
+	if n := len(s.Reshape(3, 1).Schedule()); n != 0 {
+		t.Errorf("view of realized tensor schedules %d kernels", n)
+	}
+	if n := len(s.Add(1).Schedule()); n != 1 {
+		t.Errorf("consumer of realized tensor: %d kernels", n)
+	}
+	before := e.Stats().Kernels
+	_ = s.Floats()
+	if e.Stats().Kernels != before {
+		t.Errorf("reading a realized tensor ran kernels")
 	}
 }
