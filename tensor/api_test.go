@@ -64,7 +64,7 @@ func TestAPI(t *testing.T) {
 		{"xor ints", e.FromData([]int{5, 3}).Xor(1), []int{2}, Int32, []float64{4, 2}},
 		{"neg bool", bo.Neg(), []int{3}, Bool, []float64{0, 1, 0}},
 		{"cast float int", f.Cast(Int32), []int{5}, Int32, []float64{-1, 0, 0, 1, 2}},
-		{"int64", i.Cast(Int64).Mul(1 << 20).Mul(1 << 20).Index(Int(1), Int(0)), []int{}, Int64, []float64{-4 * (1 << 40)}},
+		{"int64", i.Cast(Int64).Mul(1<<20).Mul(1<<20).Index(Int(1), Int(0)), []int{}, Int64, []float64{-4 * (1 << 40)}},
 		{"uint8", e.FromData([]int{250, 3}, Uint8).Add(10), []int{2}, Uint8, []float64{4, 13}},
 		{"float16", e.FromData([]float64{0.1, 1000}).Cast(Float16).Mul(2), []int{2}, Float16, []float64{float64(halfToFloat(halfBits(0.2))), 2000}},
 		{"float64", e.FromData([]float64{1, 2}).Cast(Float64).Div(3).Index(Int(0)), []int{}, Float64, []float64{1.0 / 3}},
