@@ -19,6 +19,9 @@ func (v View) Compose(u View) (View, bool) {
 	if v.Contiguous {
 		return u, true
 	}
+	if hasZero(u.Shape) {
+		return create(u.Shape, nil, nil, nil), true // no elements to read
+	}
 	if u.Contiguous && eqs(u.Shape, v.Shape) {
 		return v, true
 	}
