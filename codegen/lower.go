@@ -106,7 +106,7 @@ func (e *emitter) accumulate(nt nest) {
 	}
 	e.accs = map[*Node]*bnode{}
 	for _, r := range e.pl.reduces {
-		e.accs[r] = e.b.ordered(UOp{Op: OpDefineAcc, DType: r.DType, Val: identity(r.ReduceOp, r.DType), Size: size})
+		e.accs[r] = e.b.ordered(UOp{Op: OpDefineAcc, DType: r.DType, Val: identity(r.ReduceOp, r.DType), Size: size, ReduceOp: r.ReduceOp})
 	}
 	saved := append([]*symbolic.Node{}, e.axes...)
 	for _, l := range nt.red {

@@ -38,7 +38,7 @@ type UOp struct {
 	Size     int       // DEFINE_ACC: the number of accumulators
 	Name     string    // RANGE: the loop variable; DEFINE_VAR: the variable
 	Kind     RangeKind // RANGE: what the loop walks
-	ReduceOp Op        // ACCUM: OpAdd, OpMax or OpMul
+	ReduceOp Op        // DEFINE_ACC, ACCUM: OpAdd, OpMax or OpMul
 }
 
 // The operands of the memory uops:

@@ -1,0 +1,418 @@
+package cpu
+
+import (
+	"math"
+
+	"tiny/codegen"
+)
+
+// This file defines the loops that run one ALU op over a run of elements.
+// Each is generic over the register type and stenciled by the compiler per
+// type, so the loop body is a plain machine operation: no call per element.
+
+type num interface {
+	~float32 | ~float64 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~int
+}
+
+type integer interface{ ~int32 | ~int64 | ~uint8 | ~int }
+
+type float interface{ ~float32 | ~float64 }
+
+type (
+	vvFn[T, R any] func(d []R, a, b []T)
+	vsFn[T, R any] func(d []R, a []T, b T)
+)
+
+// commutative reports whether op(a, b) == op(b, a).
+func commutative(op codegen.Op) bool {
+	switch op {
+	case codegen.OpAdd, codegen.OpMul, codegen.OpMax, codegen.OpAnd, codegen.OpOr, codegen.OpXor,
+		codegen.OpCmpNe, codegen.OpCmpEq:
+		return true
+	}
+	return false
+}
+
+func arith[T num](op codegen.Op) (vvFn[T, T], vsFn[T, T]) {
+	switch op {
+	case codegen.OpAdd:
+		return func(d, a, b []T) {
+				a, b = a[:len(d)], b[:len(d)]
+				for i := range d {
+					d[i] = a[i] + b[i]
+				}
+			}, func(d, a []T, b T) {
+				a = a[:len(d)]
+				for i := range d {
+					d[i] = a[i] + b
+				}
+			}
+	case codegen.OpSub:
+		return func(d, a, b []T) {
+				a, b = a[:len(d)], b[:len(d)]
+				for i := range d {
+					d[i] = a[i] - b[i]
+				}
+			}, func(d, a []T, b T) {
+				a = a[:len(d)]
+				for i := range d {
+					d[i] = a[i] - b
+				}
+			}
+	case codegen.OpMul:
+		return func(d, a, b []T) {
+				a, b = a[:len(d)], b[:len(d)]
+				for i := range d {
+					d[i] = a[i] * b[i]
+				}
+			}, func(d, a []T, b T) {
+				a = a[:len(d)]
+				for i := range d {
+					d[i] = a[i] * b
+				}
+			}
+	case codegen.OpMax:
+		return func(d, a, b []T) {
+				a, b = a[:len(d)], b[:len(d)]
+				for i := range d {
+					d[i] = max(a[i], b[i])
+				}
+			}, func(d, a []T, b T) {
+				a = a[:len(d)]
+				for i := range d {
+					d[i] = max(a[i], b)
+				}
+			}
+	}
+	return nil, nil
+}
+
+func floatArith[T float](op codegen.Op) (vvFn[T, T], vsFn[T, T]) {
+	if op != codegen.OpDiv {
+		return arith[T](op)
+	}
+	return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = a[i] / b[i]
+			}
+		}, func(d, a []T, b T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = a[i] / b
+			}
+		}
+}
+
+// intArith adds the integer ops. Division by zero gives 0 instead of a
+// panic (C leaves it undefined).
+func intArith[T integer](op codegen.Op) (vvFn[T, T], vsFn[T, T]) {
+	var f func(a, b T) T
+	switch op {
+	case codegen.OpIDiv:
+		return func(d, a, b []T) {
+				a, b = a[:len(d)], b[:len(d)]
+				for i := range d {
+					if b[i] != 0 {
+						d[i] = a[i] / b[i]
+					} else {
+						d[i] = 0
+					}
+				}
+			}, func(d, a []T, b T) {
+				if b == 0 {
+					clear(d)
+					return
+				}
+				a = a[:len(d)]
+				for i := range d {
+					d[i] = a[i] / b
+				}
+			}
+	case codegen.OpMod:
+		return func(d, a, b []T) {
+				a, b = a[:len(d)], b[:len(d)]
+				for i := range d {
+					if b[i] != 0 {
+						d[i] = a[i] % b[i]
+					} else {
+						d[i] = 0
+					}
+				}
+			}, func(d, a []T, b T) {
+				if b == 0 {
+					clear(d)
+					return
+				}
+				a = a[:len(d)]
+				for i := range d {
+					d[i] = a[i] % b
+				}
+			}
+	case codegen.OpAnd:
+		f = func(a, b T) T { return a & b }
+	case codegen.OpOr:
+		f = func(a, b T) T { return a | b }
+	case codegen.OpXor:
+		f = func(a, b T) T { return a ^ b }
+	default:
+		return arith[T](op)
+	}
+	// The bitwise ops are rare enough to go through a call per element.
+	return func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = f(a[i], b[i])
+			}
+		}, func(d, a []T, b T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = f(a[i], b)
+			}
+		}
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func compare[T num](op codegen.Op) (vvFn[T, uint8], vsFn[T, uint8]) {
+	switch op {
+	case codegen.OpCmpLt:
+		return func(d []uint8, a, b []T) {
+				a, b = a[:len(d)], b[:len(d)]
+				for i := range d {
+					d[i] = b2u(a[i] < b[i])
+				}
+			}, func(d []uint8, a []T, b T) {
+				a = a[:len(d)]
+				for i := range d {
+					d[i] = b2u(a[i] < b)
+				}
+			}
+	case codegen.OpCmpNe:
+		return func(d []uint8, a, b []T) {
+				a, b = a[:len(d)], b[:len(d)]
+				for i := range d {
+					d[i] = b2u(a[i] != b[i])
+				}
+			}, func(d []uint8, a []T, b T) {
+				a = a[:len(d)]
+				for i := range d {
+					d[i] = b2u(a[i] != b)
+				}
+			}
+	case codegen.OpCmpEq:
+		return func(d []uint8, a, b []T) {
+				a, b = a[:len(d)], b[:len(d)]
+				for i := range d {
+					d[i] = b2u(a[i] == b[i])
+				}
+			}, func(d []uint8, a []T, b T) {
+				a = a[:len(d)]
+				for i := range d {
+					d[i] = b2u(a[i] == b)
+				}
+			}
+	}
+	return nil, nil
+}
+
+// unaryFloat returns the loop of a float unary op. Transcendentals go
+// through float64 math and round back.
+func unaryFloat[T float](op codegen.Op) func(d, a []T) {
+	var f func(float64) float64
+	switch op {
+	case codegen.OpNeg:
+		return func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = -a[i]
+			}
+		}
+	case codegen.OpRecip:
+		return func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = 1 / a[i]
+			}
+		}
+	case codegen.OpSqrt:
+		f = math.Sqrt
+	case codegen.OpExp2:
+		f = math.Exp2
+	case codegen.OpLog2:
+		f = math.Log2
+	case codegen.OpSin:
+		f = math.Sin
+	default:
+		return nil
+	}
+	return func(d, a []T) {
+		a = a[:len(d)]
+		for i := range d {
+			d[i] = T(f(float64(a[i])))
+		}
+	}
+}
+
+// unaryInt returns the loop of an integer or bool unary op.
+func unaryInt[T integer](op codegen.Op) func(d, a []T) {
+	switch op {
+	case codegen.OpNeg:
+		return func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = -a[i]
+			}
+		}
+	case codegen.OpNot:
+		return func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = T(b2u(a[i] == 0))
+			}
+		}
+	}
+	return nil
+}
+
+// castLoop converts between register types; toBool maps nonzero to 1.
+// Floats go to integers through int64, so that truncation toward zero and
+// wrapping to the width do not depend on the platform.
+func castLoop[S, D num](toBool, toHalf, floatToInt bool) func(d []D, a []S) {
+	switch {
+	case floatToInt && !toBool:
+		return func(d []D, a []S) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = D(int64(a[i]))
+			}
+		}
+	case toBool:
+		return func(d []D, a []S) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = D(b2u(a[i] != 0))
+			}
+		}
+	case toHalf:
+		return func(d []D, a []S) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = D(halfToFloat(floatToHalf(float32(a[i]))))
+			}
+		}
+	}
+	return func(d []D, a []S) {
+		a = a[:len(d)]
+		for i := range d {
+			d[i] = D(a[i])
+		}
+	}
+}
+
+// reduceRun folds a run into one value with op, using several partial
+// results so that the adds do not wait on each other.
+func reduceRun[T num](op codegen.Op, x []T) T {
+	switch op {
+	case codegen.OpAdd:
+		var s0, s1, s2, s3 T
+		i := 0
+		for ; i+4 <= len(x); i += 4 {
+			s0 += x[i]
+			s1 += x[i+1]
+			s2 += x[i+2]
+			s3 += x[i+3]
+		}
+		for ; i < len(x); i++ {
+			s0 += x[i]
+		}
+		return (s0 + s1) + (s2 + s3)
+	case codegen.OpMul:
+		p := T(1)
+		for _, v := range x {
+			p *= v
+		}
+		return p
+	}
+	m := x[0]
+	for _, v := range x[1:] {
+		m = max(m, v)
+	}
+	return m
+}
+
+// combine returns op(a, b) for a reduce op.
+func combine[T num](op codegen.Op, a, b T) T {
+	switch op {
+	case codegen.OpAdd:
+		return a + b
+	case codegen.OpMul:
+		return a * b
+	}
+	return max(a, b)
+}
+
+// mulAdd computes d = x*y + z, the fusion of a MUL into the ADD that
+// consumes it; y and z may be scalars (length-1 runs with ys, zs = 0).
+func mulAdd[T num](d, x, y []T, ys int, z []T, zs int) {
+	x = x[:len(d)]
+	switch {
+	case ys == 1 && zs == 1:
+		y, z = y[:len(d)], z[:len(d)]
+		for i := range d {
+			d[i] = x[i]*y[i] + z[i]
+		}
+	case ys == 1:
+		y = y[:len(d)]
+		c := z[0]
+		for i := range d {
+			d[i] = x[i]*y[i] + c
+		}
+	case zs == 1:
+		z = z[:len(d)]
+		b := y[0]
+		for i := range d {
+			d[i] = x[i]*b + z[i]
+		}
+	default:
+		b, c := y[0], z[0]
+		for i := range d {
+			d[i] = x[i]*b + c
+		}
+	}
+}
+
+// dot returns the sum of x[i]*y[i] (y a scalar when ys is 0).
+func dot[T num](x, y []T, ys int) T {
+	var s0, s1, s2, s3 T
+	i := 0
+	if ys == 0 {
+		b := y[0]
+		for ; i+4 <= len(x); i += 4 {
+			s0 += x[i] * b
+			s1 += x[i+1] * b
+			s2 += x[i+2] * b
+			s3 += x[i+3] * b
+		}
+		for ; i < len(x); i++ {
+			s0 += x[i] * b
+		}
+		return (s0 + s1) + (s2 + s3)
+	}
+	y = y[:len(x)]
+	for ; i+4 <= len(x); i += 4 {
+		s0 += x[i] * y[i]
+		s1 += x[i+1] * y[i+1]
+		s2 += x[i+2] * y[i+2]
+		s3 += x[i+3] * y[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i] * y[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}

@@ -1,0 +1,86 @@
+package cpu
+
+import (
+	"math/rand"
+	"syscall"
+	"testing"
+
+	"tiny/codegen"
+	"tiny/devices"
+	kt "tiny/devices/internal/kerneltest"
+	"tiny/shape"
+)
+
+// bench lowers k, compiles it and times Run with the output buffer reused.
+func bench(b *testing.B, k *codegen.Kernel) {
+	p, err := codegen.Lower(k, codegen.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	dev, _ := Open(devices.Options{Threads: benchThreads})
+	r, err := dev.Compile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bufs := kt.Alloc(k, rand.New(rand.NewSource(1)))
+	b.SetBytes(p.Bytes)
+	if err := r.Run(bufs, nil); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	t0 := cpuTime()
+	for range b.N {
+		if err := r.Run(bufs, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// The machine is shared: CPU time per run, summed over threads, shows the
+	// kernel's own cost when wall time includes waiting for a core.
+	b.ReportMetric(float64(cpuTime()-t0)/float64(b.N)/1e6, "cpu-ms/op")
+}
+
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+const n16M = 1 << 24
+
+var benchThreads = 1
+
+func BenchmarkAdd(b *testing.B) {
+	s := shape.FromInts(4096, 4096)
+	bench(b, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, s), kt.Load(2, f32, s)), spec(f32, n16M), spec(f32, n16M)))
+}
+
+// BenchmarkFused is ((a*2+b)*c).sum() in one kernel.
+func BenchmarkFused(b *testing.B) {
+	s := shape.FromInts(n16M)
+	two := kt.Const(2, f32, kt.Must(shape.FromInts(1).ExpandInts([]int{n16M})))
+	v := kt.Op(codegen.OpMul, f32, kt.Op(codegen.OpAdd, f32, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, s), two), kt.Load(2, f32, s)), kt.Load(3, f32, s))
+	bench(b, kt.Kernel(shape.FromInts(1), kt.Reduce(codegen.OpAdd, f32, []int{0}, v), spec(f32, n16M), spec(f32, n16M), spec(f32, n16M)))
+}
+
+func BenchmarkReduceAxis1(b *testing.B) {
+	s := shape.FromInts(4096, 4096)
+	bench(b, kt.Kernel(shape.FromInts(4096, 1), kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Load(1, f32, s)), spec(f32, n16M)))
+}
+
+func BenchmarkReduceAxis0(b *testing.B) {
+	s := shape.FromInts(4096, 4096)
+	bench(b, kt.Kernel(shape.FromInts(1, 4096), kt.Reduce(codegen.OpAdd, f32, []int{0}, kt.Load(1, f32, s)), spec(f32, n16M)))
+}
+
+func BenchmarkTranspose(b *testing.B) {
+	x := kt.Must(shape.FromInts(4096, 4096).Permute([]int{1, 0}))
+	bench(b, kt.Kernel(shape.FromInts(4096, 4096), kt.Load(1, f32, x), spec(f32, n16M)))
+}
+
+func BenchmarkMatmul512(b *testing.B) {
+	const n = 512
+	a := kt.Must(shape.FromInts(n, 1, n).ExpandInts([]int{n, n, n}))
+	bt := kt.Must(kt.Must(kt.Must(shape.FromInts(n, n).Permute([]int{1, 0})).ReshapeInts([]int{1, n, n})).ExpandInts([]int{n, n, n}))
+	bench(b, kt.Kernel(shape.FromInts(n, n, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, bt))),
+		spec(f32, n*n), spec(f32, n*n)))
+}

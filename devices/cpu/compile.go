@@ -1,0 +1,367 @@
+package cpu
+
+import (
+	"fmt"
+
+	"tiny/codegen"
+)
+
+// This file turns a Program into closures. Uops in an innermost loop become
+// closures over runs of up to blockSize elements (vector mode); uops of outer
+// loops become the same closures over runs of one element (scalar mode).
+// Inside an innermost loop, index arithmetic that is affine in the loop
+// variable (base + ridx*coef) is never materialized: loads and stores use it
+// to alias, broadcast or stride through buffers directly.
+
+type vfunc func(fr *frame, blk, n int)
+
+type stmt func(fr *frame)
+
+// block is one loop, or the top level when rng is -1.
+type block struct {
+	rng   int // the RANGE uop, whose slot holds the loop variable
+	end   int // the slot of the loop's end
+	inner bool
+	stmts []stmt  // outer loops
+	vec   []vfunc // innermost loops
+}
+
+// run executes iterations [lo, hi) of the loop.
+func (b *block) run(fr *frame, lo, hi int) {
+	if b.inner {
+		for blk := lo; blk < hi; blk += blockSize {
+			n := min(blockSize, hi-blk)
+			for _, f := range b.vec {
+				f(fr, blk, n)
+			}
+		}
+		return
+	}
+	v := fr.cur.ix[b.rng]
+	for i := lo; i < hi; i++ {
+		v[0] = i
+		for _, s := range b.stmts {
+			s(fr)
+		}
+	}
+}
+
+// loopStmt runs the whole loop b as one statement of its parent.
+func loopStmt(b *block) stmt {
+	return func(fr *frame) { b.run(fr, 0, fr.cur.ix[b.end][0]) }
+}
+
+// term is one scalar index value times a constant.
+type term struct{ slot, mul int }
+
+// affine is an index value base + coef*ridx inside an innermost loop, where
+// base = k + sum(terms) is fixed for the whole loop.
+type affine struct {
+	coef, k int
+	terms   []term
+}
+
+func (a affine) base(fr *frame) int {
+	b := a.k
+	for _, t := range a.terms {
+		b += fr.cur.ix[t.slot][0] * t.mul
+	}
+	return b
+}
+
+func (a affine) add(b affine) affine {
+	return affine{coef: a.coef + b.coef, k: a.k + b.k, terms: append(append([]term{}, a.terms...), b.terms...)}
+}
+
+func (a affine) scale(c int) affine {
+	t := make([]term, len(a.terms))
+	for i, x := range a.terms {
+		t[i] = term{x.slot, x.mul * c}
+	}
+	return affine{coef: a.coef * c, k: a.k * c, terms: t}
+}
+
+// compiler holds the analysis of a program while its closures are built.
+type compiler struct {
+	p      *codegen.Program
+	u      []codegen.UOp
+	scope  []int        // the RANGE each uop is inside, -1 at the top level
+	inner  map[int]bool // RANGEs with no loop inside
+	uses   []int
+	aff    map[int]affine
+	mat    map[int]bool // affine values already materialized
+	fuse   map[int]int  // ALU uop -> the STORE whose memory it computes into
+	absorb map[int]int  // ADD or ACCUM -> the MUL it computes along with it
+	inMul  map[int]bool // MULs computed by their consumer
+	slots  []slotInit
+	blk    *block // the block being filled
+	prog   *program
+	loaded map[int]bool // buffers some LOAD reads
+}
+
+// home returns the loop a value varies with: its own loop for a RANGE.
+func (c *compiler) home(i int) int {
+	if c.u[i].Op == codegen.OpRange {
+		return i
+	}
+	return c.scope[i]
+}
+
+func (c *compiler) vecMode() bool { return c.blk.inner }
+
+// analyze fills scope, inner, uses, loaded and the slot table.
+func (c *compiler) analyze() {
+	c.scope = make([]int, len(c.u))
+	c.uses = make([]int, len(c.u))
+	c.inner, c.aff, c.mat, c.fuse, c.loaded = map[int]bool{}, map[int]affine{}, map[int]bool{}, map[int]int{}, map[int]bool{}
+	stack := []int{-1}
+	for i, u := range c.u {
+		c.scope[i] = stack[len(stack)-1]
+		for _, s := range u.Src {
+			c.uses[s]++
+		}
+		switch u.Op {
+		case codegen.OpRange:
+			c.inner[i] = true
+			if top := stack[len(stack)-1]; top >= 0 {
+				c.inner[top] = false
+			}
+			stack = append(stack, i)
+		case codegen.OpEnd:
+			stack = stack[:len(stack)-1]
+		case codegen.OpLoad:
+			if b := c.u[u.Src[0]]; b.Op == codegen.OpDefineGlobal {
+				c.loaded[b.Buf] = true
+			}
+		}
+	}
+	c.slots = make([]slotInit, len(c.u))
+	for i, u := range c.u {
+		s := slotInit{t: regType(u.DType), n: 1}
+		switch {
+		case u.Op == codegen.OpConst:
+			s.val, s.isK = u.Val, true
+		case u.Op == codegen.OpDefineVar:
+			s.name = u.Name
+		case u.Op == codegen.OpDefineAcc:
+			s.n = max(u.Size, 1)
+		case u.Op == codegen.OpDefineGlobal || u.Op == codegen.OpEnd || u.Op == codegen.OpStore || u.Op == codegen.OpAccum:
+			s.n = 0
+		case c.inner[c.home(i)]:
+			s.n = blockSize
+		}
+		c.slots[i] = s
+	}
+	c.affines()
+	c.fusions()
+	c.absorbs()
+}
+
+// absorbs finds MULs of an innermost loop used once, by an ADD or an
+// add-ACCUM of the same loop: the consumer computes x*y+z or a dot product
+// in one pass instead of two.
+func (c *compiler) absorbs() {
+	c.absorb, c.inMul = map[int]int{}, map[int]bool{}
+	for i, u := range c.u {
+		h := c.scope[i]
+		if h < 0 || !c.inner[h] || u.DType == codegen.Index || u.DType == codegen.Bool {
+			continue
+		}
+		var cands []int
+		switch {
+		case u.Op == codegen.OpAdd:
+			cands = u.Src
+		case u.Op == codegen.OpAccum && u.ReduceOp == codegen.OpAdd:
+			if a, ok := c.aff[u.Src[1]]; c.home(u.Src[1]) == h && !(ok && a.coef == 1) {
+				continue
+			}
+			cands = u.Src[2:]
+		}
+		for _, m := range cands {
+			mu := c.u[m]
+			if mu.Op != codegen.OpMul || c.uses[m] != 1 || c.home(m) != h || c.inMul[m] {
+				continue
+			}
+			if c.home(mu.Src[0]) != h && c.home(mu.Src[1]) != h {
+				continue
+			}
+			c.absorb[i], c.inMul[m] = m, true
+			break
+		}
+	}
+}
+
+// affines finds the index values of innermost loops that are affine in the
+// loop variable.
+func (c *compiler) affines() {
+	for i, u := range c.u {
+		h := c.home(i)
+		if h < 0 || !c.inner[h] || u.DType != codegen.Index {
+			continue
+		}
+		switch u.Op {
+		case codegen.OpRange:
+			c.aff[i] = affine{coef: 1}
+		case codegen.OpAdd:
+			a, aok := c.affOf(u.Src[0], h)
+			b, bok := c.affOf(u.Src[1], h)
+			if aok && bok {
+				c.aff[i] = a.add(b)
+			}
+		case codegen.OpMul:
+			for j := range 2 {
+				a, aok := c.affOf(u.Src[j], h)
+				k := c.u[u.Src[1-j]]
+				if aok && k.Op == codegen.OpConst {
+					c.aff[i] = a.scale(int(k.Val))
+					break
+				}
+			}
+		}
+	}
+}
+
+// affOf returns src as an affine value of loop h: affine already, or a
+// scalar from outside the loop.
+func (c *compiler) affOf(s, h int) (affine, bool) {
+	if a, ok := c.aff[s]; ok {
+		return a, true
+	}
+	if c.home(s) == h {
+		return affine{}, false
+	}
+	if k := c.u[s]; k.Op == codegen.OpConst {
+		return affine{k: int(k.Val)}, true
+	}
+	return affine{terms: []term{{s, 1}}}, true
+}
+
+// fusions finds ALU results that can be computed straight into the output
+// buffer: stored once, contiguously, ungated, in the buffer's own type, to a
+// buffer no load reads.
+func (c *compiler) fusions() {
+	for i, u := range c.u {
+		if u.Op != codegen.OpStore || len(u.Src) != 3 {
+			continue
+		}
+		buf, idx, v := c.u[u.Src[0]], u.Src[1], u.Src[2]
+		a, ok := c.aff[idx]
+		vu := c.u[v]
+		if !ok || a.coef != 1 || c.uses[v] != 1 || c.home(v) != c.scope[i] || !vu.Op.IsElementwise() ||
+			buf.DType == codegen.Float16 || regType(buf.DType) != regType(vu.DType) || c.loaded[buf.Buf] {
+			continue
+		}
+		c.fuse[v] = i
+	}
+}
+
+// program is a compiled Program.
+type program struct {
+	p      *codegen.Program
+	slots  []slotInit
+	prefix []stmt  // top-level uops before the global loop
+	global *block  // the global loop; nil when there is none
+	suffix []stmt  // top-level uops after it
+	accs   []int   // top-level DEFINE_ACCs, combined across workers for SplitReduce
+	temps  []rtype // scratch slots past the uops
+}
+
+func compile(p *codegen.Program) (prog *program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("cpu: compiling %s: %v", p.Name, r)
+		}
+	}()
+	c := &compiler{p: p, u: p.UOps, prog: &program{p: p}}
+	c.analyze()
+	root := &block{rng: -1}
+	stack := []*block{root}
+	c.blk = root
+	for i, u := range c.u {
+		switch u.Op {
+		case codegen.OpRange:
+			b := &block{rng: i, end: u.Src[1], inner: c.inner[i]}
+			if c.blk == root && c.prog.global == nil {
+				c.prog.global = b
+				c.prog.prefix = root.stmts
+				root.stmts = nil
+			} else {
+				c.addStmt(loopStmt(b))
+			}
+			stack = append(stack, b)
+			c.blk = b
+			continue
+		case codegen.OpEnd:
+			stack = stack[:len(stack)-1]
+			c.blk = stack[len(stack)-1]
+			continue
+		case codegen.OpDefineAcc:
+			if c.blk == root {
+				c.prog.accs = append(c.prog.accs, i)
+			}
+		}
+		f := c.uop(i)
+		if f == nil {
+			continue
+		}
+		c.add(f)
+	}
+	if c.prog.global == nil {
+		c.prog.prefix = root.stmts
+	} else {
+		c.prog.suffix = root.stmts
+	}
+	c.prog.slots = c.slots
+	return c.prog, nil
+}
+
+func scalar(f vfunc) stmt { return func(fr *frame) { f(fr, 0, 1) } }
+
+// add appends f to the block being filled.
+func (c *compiler) add(f vfunc) {
+	if c.blk.inner {
+		c.blk.vec = append(c.blk.vec, f)
+	} else {
+		c.blk.stmts = append(c.blk.stmts, scalar(f))
+	}
+}
+
+func (c *compiler) addStmt(s stmt) {
+	if c.blk.inner {
+		panic("internal error: loop inside an innermost loop")
+	}
+	c.blk.stmts = append(c.blk.stmts, s)
+}
+
+// temp returns a new scratch slot of type t.
+func (c *compiler) temp(t rtype) int {
+	c.slots = append(c.slots, slotInit{t: t, n: blockSize})
+	return len(c.slots) - 1
+}
+
+// opnd is an operand: a run in its slot, or in vector mode a value from an
+// outer loop (scalar) that stays the same for the whole run.
+type opnd struct {
+	slot   int
+	scalar bool
+}
+
+// in returns src as an operand of the uop being compiled, materializing an
+// affine index first if needed.
+func (c *compiler) in(s int) opnd {
+	if c.vecMode() && c.home(s) != c.blk.rng {
+		return opnd{slot: s, scalar: true}
+	}
+	if a, ok := c.aff[s]; ok && !c.mat[s] {
+		c.mat[s] = true
+		c.add(func(fr *frame, blk, n int) {
+			d := fr.cur.ix[s][:n]
+			v := a.base(fr) + a.coef*blk
+			for i := range d {
+				d[i] = v
+				v += a.coef
+			}
+		})
+	}
+	return opnd{slot: s}
+}

@@ -1,0 +1,166 @@
+// Package cpu is tiny's pure-Go device, the reference every other device is
+// checked against. It needs no cgo and no compiler.
+//
+// Compile turns each uop of a codegen.Program into a Go closure, once. The
+// closures of an innermost loop work on runs of up to blockSize elements,
+// so an add over 16M floats is 16K calls of a plain Go loop, not 16M
+// dispatches; outer loops run their closures on runs of one element. Run
+// splits the program's global loop across goroutines.
+package cpu
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"tiny/codegen"
+	"tiny/devices"
+)
+
+func init() { devices.Register("CPU", Open) }
+
+// minParallel is the number of loop iterations below which a kernel runs on
+// one goroutine: starting workers costs more than it saves.
+const minParallel = 1 << 15
+
+// Device is the pure-Go device.
+type Device struct{ threads int }
+
+// Open returns a CPU device; opts.Threads sets the number of workers
+// (0 means GOMAXPROCS).
+func Open(opts devices.Options) (devices.Device, error) {
+	t := opts.Threads
+	if t <= 0 {
+		t = runtime.GOMAXPROCS(0)
+	}
+	return &Device{threads: t}, nil
+}
+
+// Name returns "CPU".
+func (d *Device) Name() string { return "CPU" }
+
+// Compile builds the closures of p.
+func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
+	prog, err := compile(p)
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{prog: prog, threads: d.threads}
+	r.frames.New = func() any { return newFrame(prog.slots, len(p.Bufs)) }
+	return r, nil
+}
+
+type runner struct {
+	prog    *program
+	threads int
+	frames  sync.Pool
+}
+
+// Run executes the program over bufs.
+func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) (err error) {
+	p := r.prog.p
+	if len(bufs) != len(p.Bufs) {
+		return fmt.Errorf("cpu: %s: got %d buffers, want %d", p.Name, len(bufs), len(p.Bufs))
+	}
+	for i, b := range bufs {
+		if b.DType != p.Bufs[i].DType || b.Len < p.Bufs[i].Size {
+			return fmt.Errorf("cpu: %s: buffer %d is %s[%d], want %s[%d]", p.Name, i, b.DType, b.Len, p.Bufs[i].DType, p.Bufs[i].Size)
+		}
+	}
+	workers := 1
+	if g := r.prog.global; g != nil && p.Work >= minParallel {
+		workers = min(r.threads, p.Global)
+	}
+	frames := make([]*frame, max(workers, 1))
+	for w := range frames {
+		frames[w] = r.frames.Get().(*frame)
+		if err := frames[w].bind(bufs, r.prog.slots, vars); err != nil {
+			return err
+		}
+	}
+	defer func() {
+		for _, fr := range frames {
+			r.frames.Put(fr)
+		}
+	}()
+	if r.prog.global == nil {
+		return protect(p.Name, func() { runStmts(frames[0], r.prog.prefix) })
+	}
+	total := p.Global
+	if workers == 1 {
+		total = frames[0].cur.ix[r.prog.global.end][0]
+	}
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := total*w/workers, total*(w+1)/workers
+		work := func() {
+			errs[w] = protect(p.Name, func() {
+				runStmts(frames[w], r.prog.prefix)
+				r.prog.global.run(frames[w], lo, hi)
+			})
+		}
+		if w == workers-1 {
+			work()
+			continue
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); work() }()
+	}
+	wg.Wait()
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	if len(r.prog.suffix) == 0 {
+		return nil
+	}
+	r.prog.combine(frames)
+	return protect(p.Name, func() { runStmts(frames[0], r.prog.suffix) })
+}
+
+func runStmts(fr *frame, s []stmt) {
+	for _, f := range s {
+		f(fr)
+	}
+}
+
+// protect runs f, turning a panic (an index out of range: a codegen bug)
+// into an error.
+func protect(name string, f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("cpu: internal error running %s: %v", name, r)
+		}
+	}()
+	f()
+	return nil
+}
+
+// combine folds the workers' partial accumulators into the first frame's.
+func (prog *program) combine(frames []*frame) {
+	for _, i := range prog.accs {
+		u := prog.p.UOps[i]
+		for _, fr := range frames[1:] {
+			switch prog.slots[i].t {
+			case tF32:
+				combineAcc(u.ReduceOp, frames[0].own.f32[i], fr.own.f32[i])
+			case tF64:
+				combineAcc(u.ReduceOp, frames[0].own.f64[i], fr.own.f64[i])
+			case tI32:
+				combineAcc(u.ReduceOp, frames[0].own.i32[i], fr.own.i32[i])
+			case tI64:
+				combineAcc(u.ReduceOp, frames[0].own.i64[i], fr.own.i64[i])
+			case tU8:
+				combineAcc(u.ReduceOp, frames[0].own.u8[i], fr.own.u8[i])
+			}
+		}
+	}
+}
+
+func combineAcc[T num](op codegen.Op, d, s []T) {
+	for i := range d {
+		d[i] = combine(op, d[i], s[i])
+	}
+}

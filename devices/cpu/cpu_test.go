@@ -1,0 +1,109 @@
+package cpu
+
+import (
+	"math/rand"
+	"testing"
+
+	"tiny/codegen"
+	"tiny/devices"
+	kt "tiny/devices/internal/kerneltest"
+	"tiny/shape"
+)
+
+var f32 = codegen.Float32
+
+func spec(d codegen.DType, n int) codegen.BufSpec { return codegen.BufSpec{DType: d, Size: n} }
+
+// check runs k on the CPU device under every option set and compares with
+// the oracle.
+func check(t *testing.T, k *codegen.Kernel) {
+	t.Helper()
+	rng := rand.New(rand.NewSource(1))
+	bufs := kt.Alloc(k, rng)
+	want := devices.Alloc(k.Bufs[0].DType, k.Bufs[0].Size)
+	want.Zero()
+	kt.Eval(k, append([]*devices.Buffer{want}, bufs[1:]...))
+	for _, opts := range []codegen.Options{{}, {NoMerge: true, NoReorder: true, NoUnroll: true, NoSplit: true}, {NoUnroll: true}, {NoReorder: true}} {
+		for _, threads := range []int{1, 3} {
+			p, err := codegen.Lower(k, opts)
+			if err != nil {
+				t.Fatalf("lower: %v", err)
+			}
+			dev, _ := Open(devices.Options{Threads: threads})
+			r, err := dev.Compile(p)
+			if err != nil {
+				t.Fatalf("compile: %v\n%s", err, p)
+			}
+			bufs[0].Zero()
+			if err := r.Run(bufs, nil); err != nil {
+				t.Fatalf("run: %v\n%s", err, p)
+			}
+			for i := range want.Len {
+				g, w := kt.Get(bufs[0], i), kt.Get(want, i)
+				if !kt.Close(g, w, want.DType) {
+					t.Fatalf("%s opts %+v threads %d: element %d = %v, want %v\n%s\n%s", k.Name, opts, threads, i, g, w, k, p)
+				}
+			}
+		}
+	}
+}
+
+func TestElementwise(t *testing.T) {
+	s := shape.FromInts(64, 33)
+	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, s), kt.Load(2, f32, s)), spec(f32, 64*33), spec(f32, 64*33)))
+	// Broadcast through a stride-0 view and a constant.
+	row := kt.Must(shape.FromInts(1, 33).ExpandInts([]int{64, 33}))
+	c := kt.Must(shape.FromInts(1, 1).ExpandInts([]int{64, 33}))
+	check(t, kt.Kernel(s, kt.Op(codegen.OpMul, f32, kt.Op(codegen.OpSub, f32, kt.Load(1, f32, s), kt.Load(2, f32, row)), kt.Const(2.5, f32, c)),
+		spec(f32, 64*33), spec(f32, 33)))
+	// Transposed input, small inner dim.
+	tr := kt.Must(shape.FromInts(3, 100).Permute([]int{1, 0}))
+	s2 := shape.FromInts(100, 3)
+	check(t, kt.Kernel(s2, kt.Op(codegen.OpSqrt, f32, kt.Op(codegen.OpMax, f32, kt.Load(1, f32, tr), kt.Const(0, f32, kt.Must(shape.FromInts(1, 1).ExpandInts([]int{100, 3}))))), spec(f32, 300)))
+}
+
+func TestPadAndMultiView(t *testing.T) {
+	pad := kt.Must(shape.FromInts(30, 30).PadInts([][2]int{{1, 2}, {3, 0}}))
+	s := shape.FromInts(33, 33)
+	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, pad), kt.Const(1, f32, kt.Must(pad.ReshapeInts([]int{33, 33})))), spec(f32, 900)))
+	// A permute then a reshape that needs a second view: div/mod indices.
+	mv := kt.Must(kt.Must(shape.FromInts(6, 10).Permute([]int{1, 0})).ReshapeInts([]int{4, 15}))
+	if len(mv.Views) < 2 {
+		t.Fatalf("want a multi-view tracker, got %s", mv)
+	}
+	check(t, kt.Kernel(shape.FromInts(4, 15), kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, mv)), spec(f32, 60)))
+	flip := kt.Must(shape.FromInts(7, 9).Flip([]bool{true, false}))
+	check(t, kt.Kernel(shape.FromInts(7, 9), kt.Load(1, f32, flip), spec(f32, 63)))
+}
+
+func TestReduce(t *testing.T) {
+	for _, sh := range [][]int{{64, 2000}, {3, 5}, {2000, 70}, {40000}, {5, 4, 3}, {7, 1, 300}} {
+		full := shape.FromInts(sh...)
+		for axes := 1; axes < 1<<len(sh); axes++ {
+			var ax []int
+			out := append([]int{}, sh...)
+			for a := range sh {
+				if axes&(1<<a) != 0 {
+					ax = append(ax, a)
+					out[a] = 1
+				}
+			}
+			n := 1
+			for _, d := range sh {
+				n *= d
+			}
+			for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMax} {
+				v := kt.Reduce(op, f32, ax, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, full), kt.Load(1, f32, full)))
+				check(t, kt.Kernel(shape.FromInts(out...), kt.Op(codegen.OpAdd, f32, v, kt.Const(1, f32, shape.FromInts(out...))), spec(f32, n)))
+			}
+		}
+	}
+	// Sum over axis 1 of a transposed matrix, and a matmul-shaped reduce.
+	x := kt.Must(shape.FromInts(50, 40).Permute([]int{1, 0}))
+	check(t, kt.Kernel(shape.FromInts(40, 1), kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Load(1, f32, x)), spec(f32, 2000)))
+	a := kt.Must(shape.FromInts(16, 1, 24).ExpandInts([]int{16, 70, 24}))
+	b := kt.Must(kt.Must(shape.FromInts(24, 70).Permute([]int{1, 0})).ReshapeInts([]int{1, 70, 24}))
+	b = kt.Must(b.ExpandInts([]int{16, 70, 24}))
+	check(t, kt.Kernel(shape.FromInts(16, 70, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))),
+		spec(f32, 16*24), spec(f32, 24*70)))
+}

@@ -1,0 +1,292 @@
+package cpu
+
+import (
+	"tiny/codegen"
+)
+
+// This file builds the loads, stores and accumulator updates. In an
+// innermost loop an affine, ungated index is the fast path: a contiguous
+// load aliases the buffer, a contiguous store copies (or was computed in
+// place), other strides walk the buffer with a step. Everything else
+// gathers or scatters through a materialized index run.
+
+// memFn returns the memory a load or store works on for one frame.
+type memFn[T any] func(fr *frame) []T
+
+// mem returns the memory of a DEFINE_GLOBAL or DEFINE_ACC of type T.
+func mem[T num](c *compiler, src int) memFn[T] {
+	u := c.u[src]
+	if u.Op == codegen.OpDefineAcc {
+		return func(fr *frame) []T { return get[T](&fr.own)[src] }
+	}
+	b := u.Buf
+	return func(fr *frame) []T { return get[T](&fr.g)[b] }
+}
+
+func halfMem(c *compiler, src int) memFn[uint16] {
+	b := c.u[src].Buf
+	return func(fr *frame) []uint16 { return fr.h[b] }
+}
+
+// access describes the index of a load or store: affine (fast path) or an
+// operand run with an optional gate.
+type access struct {
+	fast  bool
+	aff   affine
+	idx   opnd
+	gate  opnd
+	gated bool
+}
+
+func (c *compiler) access(idx int, gate int) access {
+	if a, ok := c.aff[idx]; ok && c.vecMode() && gate < 0 {
+		return access{fast: true, aff: a}
+	}
+	ac := access{idx: c.in(idx)}
+	if gate >= 0 {
+		ac.gate, ac.gated = c.in(gate), true
+	}
+	return ac
+}
+
+func (c *compiler) load(i int) vfunc {
+	u := c.u[i]
+	gate := -1
+	if len(u.Src) > 2 {
+		gate = u.Src[2]
+	}
+	ac := c.access(u.Src[1], gate)
+	src := c.u[u.Src[0]]
+	if src.Op == codegen.OpDefineGlobal && src.DType == codegen.Float16 {
+		return loadv(i, halfMem(c, u.Src[0]), ac, float32(u.Val), halfToFloat)
+	}
+	switch regType(u.DType) {
+	case tF32:
+		return loadv[float32, float32](i, mem[float32](c, u.Src[0]), ac, float32(u.Val), nil)
+	case tF64:
+		return loadv[float64, float64](i, mem[float64](c, u.Src[0]), ac, u.Val, nil)
+	case tI32:
+		return loadv[int32, int32](i, mem[int32](c, u.Src[0]), ac, int32(u.Val), nil)
+	case tI64:
+		return loadv[int64, int64](i, mem[int64](c, u.Src[0]), ac, int64(u.Val), nil)
+	}
+	return loadv[uint8, uint8](i, mem[uint8](c, u.Src[0]), ac, uint8(u.Val), nil)
+}
+
+// loadv loads memory of type S into a run of R, converting with conv when
+// the types differ (float16 halves).
+func loadv[S, R num](dst int, m memFn[S], ac access, alt R, conv func(S) R) vfunc {
+	if ac.fast {
+		a := ac.aff
+		if a.coef == 1 && conv == nil {
+			return func(fr *frame, blk, n int) {
+				off := a.base(fr) + blk
+				get[R](&fr.cur)[dst] = any(m(fr)[off : off+n]).([]R)
+			}
+		}
+		return func(fr *frame, blk, n int) {
+			src, d := m(fr), get[R](&fr.cur)[dst][:n]
+			j := a.base(fr) + a.coef*blk
+			for i := range d {
+				if conv != nil {
+					d[i] = conv(src[j])
+				} else {
+					d[i] = R(src[j])
+				}
+				j += a.coef
+			}
+		}
+	}
+	is, gs := step(ac.idx), step(ac.gate)
+	return func(fr *frame, _, n int) {
+		src, d := m(fr), get[R](&fr.cur)[dst][:n]
+		idx := fr.cur.ix[ac.idx.slot]
+		var g []uint8
+		if ac.gated {
+			g = fr.cur.u8[ac.gate.slot]
+		}
+		for i := range d {
+			if ac.gated && g[i*gs] == 0 {
+				d[i] = alt
+				continue
+			}
+			if conv != nil {
+				d[i] = conv(src[idx[i*is]])
+			} else {
+				d[i] = R(src[idx[i*is]])
+			}
+		}
+	}
+}
+
+func (c *compiler) store(i int) vfunc {
+	u := c.u[i]
+	if _, ok := c.fuse[u.Src[2]]; ok {
+		return nil
+	}
+	gate := -1
+	if len(u.Src) > 3 {
+		gate = u.Src[3]
+	}
+	ac := c.access(u.Src[1], gate)
+	v := c.in(u.Src[2])
+	dst := c.u[u.Src[0]]
+	if dst.DType == codegen.Float16 {
+		return storev(halfMem(c, u.Src[0]), ac, v, floatToHalf)
+	}
+	switch regType(dst.DType) {
+	case tF32:
+		return storev[float32, float32](mem[float32](c, u.Src[0]), ac, v, nil)
+	case tF64:
+		return storev[float64, float64](mem[float64](c, u.Src[0]), ac, v, nil)
+	case tI32:
+		return storev[int32, int32](mem[int32](c, u.Src[0]), ac, v, nil)
+	case tI64:
+		return storev[int64, int64](mem[int64](c, u.Src[0]), ac, v, nil)
+	}
+	return storev[uint8, uint8](mem[uint8](c, u.Src[0]), ac, v, nil)
+}
+
+// storev stores a run of R (or a scalar) into memory of type S.
+func storev[S, R num](m memFn[S], ac access, v opnd, conv func(R) S) vfunc {
+	vs := step(v)
+	if ac.fast {
+		a := ac.aff
+		if a.coef == 1 && conv == nil && vs == 1 {
+			return func(fr *frame, blk, n int) {
+				off := a.base(fr) + blk
+				copy(m(fr)[off:off+n], any(get[R](&fr.cur)[v.slot][:n]).([]S))
+			}
+		}
+		return func(fr *frame, blk, n int) {
+			d, x := m(fr), get[R](&fr.cur)[v.slot]
+			j := a.base(fr) + a.coef*blk
+			for i := range n {
+				if conv != nil {
+					d[j] = conv(x[i*vs])
+				} else {
+					d[j] = S(x[i*vs])
+				}
+				j += a.coef
+			}
+		}
+	}
+	is, gs := step(ac.idx), step(ac.gate)
+	return func(fr *frame, _, n int) {
+		d, x := m(fr), get[R](&fr.cur)[v.slot]
+		idx := fr.cur.ix[ac.idx.slot]
+		var g []uint8
+		if ac.gated {
+			g = fr.cur.u8[ac.gate.slot]
+		}
+		for i := range n {
+			if ac.gated && g[i*gs] == 0 {
+				continue
+			}
+			if conv != nil {
+				d[idx[i*is]] = conv(x[i*vs])
+			} else {
+				d[idx[i*is]] = S(x[i*vs])
+			}
+		}
+	}
+}
+
+func (c *compiler) accum(i int) vfunc {
+	u := c.u[i]
+	acc := u.Src[0]
+	var ac access
+	if a, ok := c.aff[u.Src[1]]; ok && c.vecMode() {
+		ac = access{fast: true, aff: a}
+	} else {
+		ac = access{idx: c.in(u.Src[1])}
+	}
+	if m, ok := c.absorb[i]; ok {
+		x, y := c.mulOps(m)
+		switch regType(u.DType) {
+		case tF32:
+			return accumDot[float32](acc, ac, x, y)
+		case tF64:
+			return accumDot[float64](acc, ac, x, y)
+		case tI32:
+			return accumDot[int32](acc, ac, x, y)
+		case tI64:
+			return accumDot[int64](acc, ac, x, y)
+		}
+		return accumDot[uint8](acc, ac, x, y)
+	}
+	v := c.in(u.Src[2])
+	switch regType(u.DType) {
+	case tF32:
+		return accumv[float32](acc, u.ReduceOp, ac, v)
+	case tF64:
+		return accumv[float64](acc, u.ReduceOp, ac, v)
+	case tI32:
+		return accumv[int32](acc, u.ReduceOp, ac, v)
+	case tI64:
+		return accumv[int64](acc, u.ReduceOp, ac, v)
+	}
+	return accumv[uint8](acc, u.ReduceOp, ac, v)
+}
+
+// accumv folds a run into accumulators: into one (a reduce loop innermost),
+// element by element (an output loop innermost), or through an index run.
+func accumv[T num](acc int, op codegen.Op, ac access, v opnd) vfunc {
+	vs := step(v)
+	switch {
+	case ac.idx.scalar && vs == 1:
+		return func(fr *frame, _, n int) {
+			a := get[T](&fr.own)[acc]
+			j := fr.cur.ix[ac.idx.slot][0]
+			a[j] = combine(op, a[j], reduceRun(op, get[T](&fr.cur)[v.slot][:n]))
+		}
+	case ac.fast && ac.aff.coef == 1 && vs == 1:
+		vv, _ := arith[T](op)
+		return func(fr *frame, blk, n int) {
+			off := ac.aff.base(fr) + blk
+			a := get[T](&fr.own)[acc][off : off+n]
+			vv(a, a, get[T](&fr.cur)[v.slot][:n])
+		}
+	case ac.fast:
+		return func(fr *frame, blk, n int) {
+			a, x := get[T](&fr.own)[acc], get[T](&fr.cur)[v.slot]
+			j := ac.aff.base(fr) + ac.aff.coef*blk
+			for i := range n {
+				a[j] = combine(op, a[j], x[i*vs])
+				j += ac.aff.coef
+			}
+		}
+	}
+	is := step(ac.idx)
+	return func(fr *frame, _, n int) {
+		a, x := get[T](&fr.own)[acc], get[T](&fr.cur)[v.slot]
+		idx := fr.cur.ix[ac.idx.slot]
+		for i := range n {
+			j := idx[i*is]
+			a[j] = combine(op, a[j], x[i*vs])
+		}
+	}
+}
+
+// accumDot adds x*y into accumulators: a dot product into one, or
+// acc[j] += x[j]*y[j] along an output loop (matmul's inner loop).
+func accumDot[T num](acc int, ac access, x, y opnd) vfunc {
+	ys := step(y)
+	switch {
+	case ac.idx.scalar:
+		return func(fr *frame, _, n int) {
+			t := get[T](&fr.cur)
+			a := get[T](&fr.own)[acc]
+			j := fr.cur.ix[ac.idx.slot][0]
+			a[j] += dot(t[x.slot][:n], t[y.slot], ys)
+		}
+	case ac.fast && ac.aff.coef == 1:
+		return func(fr *frame, blk, n int) {
+			t := get[T](&fr.cur)
+			off := ac.aff.base(fr) + blk
+			a := get[T](&fr.own)[acc][off : off+n]
+			mulAdd(a, t[x.slot][:n], t[y.slot], ys, a, 1)
+		}
+	}
+	panic("internal error: dot product into scattered accumulators")
+}

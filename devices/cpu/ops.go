@@ -1,0 +1,352 @@
+package cpu
+
+import (
+	"fmt"
+
+	"tiny/codegen"
+)
+
+// This file builds the closure of each uop, dispatching once, at compile
+// time, on the op and the register types.
+
+// uop returns the closure computing uop i, or nil when it needs none
+// (constants, buffers, variables and affine indices).
+func (c *compiler) uop(i int) vfunc {
+	u := c.u[i]
+	switch u.Op {
+	case codegen.OpConst, codegen.OpDefineGlobal, codegen.OpDefineVar:
+		return nil
+	case codegen.OpDefineAcc:
+		return c.defineAcc(i)
+	case codegen.OpLoad:
+		return c.load(i)
+	case codegen.OpStore:
+		return c.store(i)
+	case codegen.OpAccum:
+		return c.accum(i)
+	}
+	if _, ok := c.aff[i]; ok || c.inMul[i] {
+		return nil
+	}
+	var f vfunc
+	switch {
+	case u.Op == codegen.OpCast:
+		f = c.cast(i)
+	case u.Op == codegen.OpWhere:
+		f = c.where(i)
+	case u.Op.IsUnary():
+		f = c.unary(i)
+	case u.Op.IsBinary():
+		f = c.binary(i)
+	default:
+		panic(fmt.Sprintf("uop %d: unsupported op %s", i, u.Op))
+	}
+	if s, ok := c.fuse[i]; ok {
+		f = c.bindStore(i, s, f)
+	}
+	return f
+}
+
+// bindStore makes uop i compute into the window of the output buffer that
+// STORE s writes.
+func (c *compiler) bindStore(i, s int, f vfunc) vfunc {
+	st := c.u[s]
+	buf, a := c.u[st.Src[0]].Buf, c.aff[st.Src[1]]
+	switch regType(c.u[i].DType) {
+	case tF32:
+		return bindRun[float32](i, buf, a, f)
+	case tF64:
+		return bindRun[float64](i, buf, a, f)
+	case tI32:
+		return bindRun[int32](i, buf, a, f)
+	case tI64:
+		return bindRun[int64](i, buf, a, f)
+	}
+	return bindRun[uint8](i, buf, a, f)
+}
+
+func bindRun[T num](i, buf int, a affine, f vfunc) vfunc {
+	return func(fr *frame, blk, n int) {
+		off := a.base(fr) + blk
+		get[T](&fr.cur)[i] = get[T](&fr.g)[buf][off : off+n]
+		f(fr, blk, n)
+	}
+}
+
+func (c *compiler) defineAcc(i int) vfunc {
+	u := c.u[i]
+	switch regType(u.DType) {
+	case tF32:
+		return accInit(i, float32(u.Val))
+	case tF64:
+		return accInit(i, u.Val)
+	case tI32:
+		return accInit(i, int32(u.Val))
+	case tI64:
+		return accInit(i, int64(u.Val))
+	}
+	return accInit(i, uint8(u.Val))
+}
+
+func accInit[T num](i int, v T) vfunc {
+	return func(fr *frame, _, _ int) { fill(get[T](&fr.own)[i], v) }
+}
+
+func (c *compiler) binary(i int) vfunc {
+	u := c.u[i]
+	a, b := c.in(u.Src[0]), c.in(u.Src[1])
+	t := regType(c.u[u.Src[0]].DType)
+	if t2 := regType(c.u[u.Src[1]].DType); t2 != t {
+		panic(fmt.Sprintf("uop %d: %s of %s and %s", i, u.Op, c.u[u.Src[0]].DType, c.u[u.Src[1]].DType))
+	}
+	if u.Op.IsCompare() {
+		switch t {
+		case tF32:
+			return cmpv[float32](c, i, a, b)
+		case tF64:
+			return cmpv[float64](c, i, a, b)
+		case tI32:
+			return cmpv[int32](c, i, a, b)
+		case tI64:
+			return cmpv[int64](c, i, a, b)
+		case tU8:
+			return cmpv[uint8](c, i, a, b)
+		}
+		return cmpv[int](c, i, a, b)
+	}
+	if m, ok := c.absorb[i]; ok {
+		z := u.Src[0]
+		if z == m {
+			z = u.Src[1]
+		}
+		return c.mulAdd(i, m, c.in(z))
+	}
+	op := u.Op
+	switch t {
+	case tF32:
+		vv, vs := floatArith[float32](op)
+		return binv(c, i, a, b, vv, vs)
+	case tF64:
+		vv, vs := floatArith[float64](op)
+		return binv(c, i, a, b, vv, vs)
+	case tI32:
+		vv, vs := intArith[int32](op)
+		return binv(c, i, a, b, vv, vs)
+	case tI64:
+		vv, vs := intArith[int64](op)
+		return binv(c, i, a, b, vv, vs)
+	case tU8:
+		vv, vs := intArith[uint8](op)
+		return binv(c, i, a, b, vv, vs)
+	}
+	vv, vs := intArith[int](op)
+	return binv(c, i, a, b, vv, vs)
+}
+
+func cmpv[T num](c *compiler, i int, a, b opnd) vfunc {
+	vv, vs := compare[T](c.u[i].Op)
+	return binv(c, i, a, b, vv, vs)
+}
+
+// binv builds a binary op over operands that are runs or scalars.
+func binv[T, R num](c *compiler, dst int, a, b opnd, vv vvFn[T, R], vs vsFn[T, R]) vfunc {
+	if vv == nil {
+		panic(fmt.Sprintf("uop %d: unsupported %s on this dtype", dst, c.u[dst].Op))
+	}
+	switch {
+	case !a.scalar && !b.scalar:
+		return func(fr *frame, _, n int) {
+			t := get[T](&fr.cur)
+			vv(get[R](&fr.cur)[dst][:n], t[a.slot][:n], t[b.slot][:n])
+		}
+	case !a.scalar:
+		return func(fr *frame, _, n int) {
+			t := get[T](&fr.cur)
+			vs(get[R](&fr.cur)[dst][:n], t[a.slot][:n], t[b.slot][0])
+		}
+	case !b.scalar && commutative(c.u[dst].Op):
+		return func(fr *frame, _, n int) {
+			t := get[T](&fr.cur)
+			vs(get[R](&fr.cur)[dst][:n], t[b.slot][:n], t[a.slot][0])
+		}
+	case !b.scalar:
+		tmp := c.temp(c.slots[a.slot].t)
+		return func(fr *frame, _, n int) {
+			t := get[T](&fr.cur)
+			x := t[tmp][:n]
+			fill(x, t[a.slot][0])
+			vv(get[R](&fr.cur)[dst][:n], x, t[b.slot][:n])
+		}
+	}
+	return func(fr *frame, _, n int) {
+		t := get[T](&fr.cur)
+		d := get[R](&fr.cur)[dst][:n]
+		vv(d[:1], t[a.slot][:1], t[b.slot][:1])
+		fill(d[1:], d[0])
+	}
+}
+
+func (c *compiler) unary(i int) vfunc {
+	u := c.u[i]
+	a := c.in(u.Src[0])
+	switch regType(u.DType) {
+	case tF32:
+		return unv(i, a, unaryFloat[float32](u.Op))
+	case tF64:
+		return unv(i, a, unaryFloat[float64](u.Op))
+	case tI32:
+		return unv(i, a, unaryInt[int32](u.Op))
+	case tI64:
+		return unv(i, a, unaryInt[int64](u.Op))
+	case tU8:
+		return unv(i, a, unaryInt[uint8](u.Op))
+	}
+	return unv(i, a, unaryInt[int](u.Op))
+}
+
+func unv[T num](dst int, a opnd, f func(d, a []T)) vfunc {
+	if f == nil {
+		panic(fmt.Sprintf("uop %d: unsupported unary op on this dtype", dst))
+	}
+	if a.scalar {
+		return func(fr *frame, _, n int) {
+			t := get[T](&fr.cur)
+			d := t[dst][:n]
+			f(d[:1], t[a.slot][:1])
+			fill(d[1:], d[0])
+		}
+	}
+	return func(fr *frame, _, n int) {
+		t := get[T](&fr.cur)
+		f(t[dst][:n], t[a.slot][:n])
+	}
+}
+
+func (c *compiler) where(i int) vfunc {
+	u := c.u[i]
+	cond, a, b := c.in(u.Src[0]), c.in(u.Src[1]), c.in(u.Src[2])
+	switch regType(u.DType) {
+	case tF32:
+		return wherev[float32](i, cond, a, b)
+	case tF64:
+		return wherev[float64](i, cond, a, b)
+	case tI32:
+		return wherev[int32](i, cond, a, b)
+	case tI64:
+		return wherev[int64](i, cond, a, b)
+	case tU8:
+		return wherev[uint8](i, cond, a, b)
+	}
+	return wherev[int](i, cond, a, b)
+}
+
+func step(o opnd) int {
+	if o.scalar {
+		return 0
+	}
+	return 1
+}
+
+func wherev[T num](dst int, cond, a, b opnd) vfunc {
+	cs, as, bs := step(cond), step(a), step(b)
+	return func(fr *frame, _, n int) {
+		t := get[T](&fr.cur)
+		cv, av, bv, d := fr.cur.u8[cond.slot], t[a.slot], t[b.slot], t[dst][:n]
+		for i := range d {
+			if cv[i*cs] != 0 {
+				d[i] = av[i*as]
+			} else {
+				d[i] = bv[i*bs]
+			}
+		}
+	}
+}
+
+func (c *compiler) cast(i int) vfunc {
+	u := c.u[i]
+	from := c.u[u.Src[0]].DType
+	a := c.in(u.Src[0])
+	toBool := u.DType == codegen.Bool && from != codegen.Bool
+	toHalf := u.DType == codegen.Float16 && from != codegen.Float16
+	switch regType(from) {
+	case tF32:
+		return castFrom[float32](i, a, regType(u.DType), toBool, toHalf)
+	case tF64:
+		return castFrom[float64](i, a, regType(u.DType), toBool, toHalf)
+	case tI32:
+		return castFrom[int32](i, a, regType(u.DType), toBool, toHalf)
+	case tI64:
+		return castFrom[int64](i, a, regType(u.DType), toBool, toHalf)
+	case tU8:
+		return castFrom[uint8](i, a, regType(u.DType), toBool, toHalf)
+	}
+	return castFrom[int](i, a, regType(u.DType), toBool, toHalf)
+}
+
+func castFrom[S num](dst int, a opnd, to rtype, toBool, toHalf bool) vfunc {
+	var z S
+	fromFloat := false
+	switch any(z).(type) {
+	case float32, float64:
+		fromFloat = true
+	}
+	switch to {
+	case tF32:
+		return castv(dst, a, castLoop[S, float32](toBool, toHalf, false))
+	case tF64:
+		return castv(dst, a, castLoop[S, float64](toBool, toHalf, false))
+	case tI32:
+		return castv(dst, a, castLoop[S, int32](toBool, toHalf, fromFloat))
+	case tI64:
+		return castv(dst, a, castLoop[S, int64](toBool, toHalf, fromFloat))
+	case tU8:
+		return castv(dst, a, castLoop[S, uint8](toBool, toHalf, fromFloat))
+	}
+	return castv(dst, a, castLoop[S, int](toBool, toHalf, fromFloat))
+}
+
+func castv[S, D num](dst int, a opnd, f func(d []D, a []S)) vfunc {
+	if a.scalar {
+		return func(fr *frame, _, n int) {
+			d := get[D](&fr.cur)[dst][:n]
+			f(d[:1], get[S](&fr.cur)[a.slot][:1])
+			fill(d[1:], d[0])
+		}
+	}
+	return func(fr *frame, _, n int) {
+		f(get[D](&fr.cur)[dst][:n], get[S](&fr.cur)[a.slot][:n])
+	}
+}
+
+// mulOps returns the operands of MUL m, the run first.
+func (c *compiler) mulOps(m int) (x, y opnd) {
+	x, y = c.in(c.u[m].Src[0]), c.in(c.u[m].Src[1])
+	if x.scalar {
+		x, y = y, x
+	}
+	return x, y
+}
+
+// mulAdd builds d = x*y + z for ADD i absorbing MUL m.
+func (c *compiler) mulAdd(i, m int, z opnd) vfunc {
+	x, y := c.mulOps(m)
+	switch regType(c.u[i].DType) {
+	case tF32:
+		return mulAddv[float32](i, x, y, z)
+	case tF64:
+		return mulAddv[float64](i, x, y, z)
+	case tI32:
+		return mulAddv[int32](i, x, y, z)
+	case tI64:
+		return mulAddv[int64](i, x, y, z)
+	}
+	return mulAddv[uint8](i, x, y, z)
+}
+
+func mulAddv[T num](dst int, x, y, z opnd) vfunc {
+	ys, zs := step(y), step(z)
+	return func(fr *frame, _, n int) {
+		t := get[T](&fr.cur)
+		mulAdd(t[dst][:n], t[x.slot][:n], t[y.slot], ys, t[z.slot], zs)
+	}
+}

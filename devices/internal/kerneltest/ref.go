@@ -1,0 +1,279 @@
+// Package kerneltest holds the brute-force oracle for devices: a naive
+// evaluator of kernel ASTs that computes every output element on its own,
+// with each buffer index taken from the ShapeTracker's IndexExpr and
+// symbolic Eval, plus helpers that build buffers and random kernels.
+package kerneltest
+
+import (
+	"fmt"
+	"math"
+
+	"tiny/codegen"
+	"tiny/devices"
+	"tiny/symbolic"
+)
+
+// Eval computes kernel k over bufs (bufs[0] is written) element by element.
+func Eval(k *codegen.Kernel, bufs []*devices.Buffer) {
+	root := k.AST
+	full := root.ST.IntShape()
+	var red []int
+	walk(root, func(n *codegen.Node) {
+		if n.Op == codegen.OpReduce {
+			red = n.Axes
+		}
+	})
+	if len(red) > 0 {
+		walk(root, func(n *codegen.Node) {
+			if n.Op == codegen.OpLoad || n.Op == codegen.OpConst {
+				s := n.ST.IntShape()
+				for _, a := range red {
+					full[a] = max(full[a], s[a])
+				}
+			}
+		})
+	}
+	e := &evaluator{bufs: bufs, exprs: map[*codegen.Node][2]*symbolic.Node{}, full: full, red: red}
+	out := root.ST.IntShape()
+	each(out, func(idx []int) {
+		e.store(root, idx)
+	})
+}
+
+type evaluator struct {
+	bufs  []*devices.Buffer
+	exprs map[*codegen.Node][2]*symbolic.Node
+	full  []int
+	red   []int
+}
+
+func walk(n *codegen.Node, f func(*codegen.Node)) {
+	f(n)
+	for _, s := range n.Src {
+		walk(s, f)
+	}
+}
+
+// each calls f with every index of shape, in row-major order.
+func each(shape []int, f func([]int)) {
+	idx := make([]int, len(shape))
+	for _, d := range shape {
+		if d == 0 {
+			return
+		}
+	}
+	for {
+		f(idx)
+		a := len(shape) - 1
+		for ; a >= 0; a-- {
+			idx[a]++
+			if idx[a] < shape[a] {
+				break
+			}
+			idx[a] = 0
+		}
+		if a < 0 {
+			return
+		}
+	}
+}
+
+// locate returns the buffer index of leaf n at idx and whether it is valid.
+func (e *evaluator) locate(n *codegen.Node, idx []int) (int, bool) {
+	ex, ok := e.exprs[n]
+	if !ok {
+		names := make([]string, len(idx))
+		for a := range names {
+			names[a] = fmt.Sprintf("i%d", a)
+		}
+		i, v := n.ST.IndexExpr(n.ST.Ridxs(names))
+		ex = [2]*symbolic.Node{i, v}
+		e.exprs[n] = ex
+	}
+	env := map[string]int64{}
+	for a, d := range n.ST.IntShape() {
+		x := idx[a]
+		if d == 1 {
+			x = 0
+		}
+		env[fmt.Sprintf("i%d", a)] = int64(x)
+	}
+	if ex[1].Eval(env) == 0 {
+		return 0, false
+	}
+	return int(ex[0].Eval(env)), true
+}
+
+func (e *evaluator) store(n *codegen.Node, idx []int) {
+	v := e.value(n.Src[0], idx)
+	i, ok := e.locate(n, idx)
+	if ok {
+		Set(e.bufs[n.Buf], i, v)
+	}
+}
+
+func (e *evaluator) value(n *codegen.Node, idx []int) float64 {
+	switch n.Op {
+	case codegen.OpLoad:
+		i, ok := e.locate(n, idx)
+		if !ok {
+			return 0
+		}
+		return Round(Get(e.bufs[n.Buf], i), n.DType)
+	case codegen.OpConst:
+		if _, ok := e.locate(n, idx); !ok {
+			return 0
+		}
+		return Round(n.Val, n.DType)
+	case codegen.OpReduce:
+		return e.reduce(n, idx)
+	}
+	x := make([]float64, len(n.Src))
+	for i, s := range n.Src {
+		x[i] = e.value(s, idx)
+	}
+	if n.Op == codegen.OpCast {
+		return Cast(x[0], n.Src[0].DType, n.DType)
+	}
+	return Round(ALU(n.Op, n.Src[0].DType, x...), n.DType)
+}
+
+func (e *evaluator) reduce(n *codegen.Node, idx []int) float64 {
+	sub := make([]int, len(e.red))
+	for i, a := range e.red {
+		sub[i] = e.full[a]
+	}
+	acc := Identity(n.ReduceOp, n.DType)
+	at := append([]int{}, idx...)
+	each(sub, func(r []int) {
+		for i, a := range e.red {
+			at[a] = r[i]
+		}
+		acc = Round(ALU(n.ReduceOp, n.DType, acc, e.value(n.Src[0], at)), n.DType)
+	})
+	return acc
+}
+
+// Identity returns the starting value of a reduce.
+func Identity(op codegen.Op, d codegen.DType) float64 {
+	switch op {
+	case codegen.OpAdd:
+		return 0
+	case codegen.OpMul:
+		return 1
+	}
+	switch d {
+	case codegen.Bool, codegen.Uint8:
+		return 0
+	case codegen.Int32:
+		return math.MinInt32
+	case codegen.Int64:
+		return math.MinInt64
+	}
+	return math.Inf(-1)
+}
+
+// ALU applies op to values of dtype d (the operands' dtype).
+func ALU(op codegen.Op, d codegen.DType, x ...float64) float64 {
+	b := func(v bool) float64 {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	switch op {
+	case codegen.OpNeg:
+		if d == codegen.Bool {
+			return x[0]
+		}
+		return -x[0]
+	case codegen.OpNot:
+		return b(x[0] == 0)
+	case codegen.OpExp2:
+		return math.Exp2(x[0])
+	case codegen.OpLog2:
+		return math.Log2(x[0])
+	case codegen.OpSin:
+		return math.Sin(x[0])
+	case codegen.OpSqrt:
+		return math.Sqrt(x[0])
+	case codegen.OpRecip:
+		return 1 / x[0]
+	case codegen.OpAdd:
+		return x[0] + x[1]
+	case codegen.OpSub:
+		return x[0] - x[1]
+	case codegen.OpMul:
+		return x[0] * x[1]
+	case codegen.OpDiv:
+		return x[0] / x[1]
+	case codegen.OpIDiv:
+		if x[1] == 0 {
+			return 0
+		}
+		return math.Trunc(x[0] / x[1])
+	case codegen.OpMod:
+		if x[1] == 0 {
+			return 0
+		}
+		return float64(int64(x[0]) % int64(x[1]))
+	case codegen.OpMax:
+		if math.IsNaN(x[0]) || math.IsNaN(x[1]) {
+			return math.NaN()
+		}
+		return math.Max(x[0], x[1])
+	case codegen.OpCmpLt:
+		return b(x[0] < x[1])
+	case codegen.OpCmpNe:
+		return b(x[0] != x[1])
+	case codegen.OpCmpEq:
+		return b(x[0] == x[1])
+	case codegen.OpAnd:
+		return float64(int64(x[0]) & int64(x[1]))
+	case codegen.OpOr:
+		return float64(int64(x[0]) | int64(x[1]))
+	case codegen.OpXor:
+		return float64(int64(x[0]) ^ int64(x[1]))
+	case codegen.OpWhere:
+		if x[0] != 0 {
+			return x[1]
+		}
+		return x[2]
+	}
+	panic(fmt.Sprintf("kerneltest: no ALU for %s", op))
+}
+
+// Round returns v as dtype d holds it: rounded to float32 or float16,
+// wrapped to the integer width, 0 or 1 for bool.
+func Round(v float64, d codegen.DType) float64 {
+	switch d {
+	case codegen.Bool:
+		if v != 0 {
+			return 1
+		}
+		return 0
+	case codegen.Uint8:
+		return float64(uint8(int64(v)))
+	case codegen.Int32:
+		return float64(int32(int64(v)))
+	case codegen.Int64:
+		return float64(int64(v))
+	case codegen.Float16:
+		return float64(half(float32(v)))
+	case codegen.Float32:
+		return float64(float32(v))
+	}
+	return v
+}
+
+// Cast converts v of dtype from to dtype to: floats truncate toward zero
+// into ints; anything nonzero is true.
+func Cast(v float64, from, to codegen.DType) float64 {
+	if to == codegen.Bool {
+		return Round(v, to)
+	}
+	if from.IsFloat() && !to.IsFloat() {
+		v = math.Trunc(v)
+	}
+	return Round(v, to)
+}
