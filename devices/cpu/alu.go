@@ -14,7 +14,9 @@ type num interface {
 	~float32 | ~float64 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~int
 }
 
-type integer interface{ ~int32 | ~int64 | ~uint8 | ~int }
+type integer interface {
+	~int32 | ~int64 | ~uint8 | ~int
+}
 
 type float interface{ ~float32 | ~float64 }
 
