@@ -47,6 +47,9 @@ type File struct {
 	Stmts []Stmt
 }
 
+// Pos returns the start of the file.
+func (f *File) Pos() Pos { return Pos{File: f.Name, Line: 1, Col: 1} }
+
 // Ident is a name: a variable, function or builtin.
 type Ident struct {
 	Start Pos

@@ -27,10 +27,11 @@ func FuzzParse(f *testing.F) {
 		Complete(src)
 		file, err := Parse("f.tiny", src)
 		if err == nil {
-			InspectFile(file, func(n Node) bool {
+			Inspect(file, func(n Node) bool {
 				checkPos(t, src, n.Pos())
 				return true
 			})
+			checkSource(t, file)
 			return
 		}
 		var e *Error
@@ -53,5 +54,18 @@ func checkPos(t *testing.T, src string, p Pos) {
 	}
 	if n := utf8.RuneCountInString(lines[p.Line-1]); p.Col < 1 || p.Col > n+1 {
 		t.Fatalf("position %v outside line %q", p, lines[p.Line-1])
+	}
+}
+
+// checkSource fails unless Source prints file as text that parses back to
+// the same tree.
+func checkSource(t *testing.T, file *File) {
+	text := Source(file)
+	again, err := Parse("f.tiny", text)
+	if err != nil {
+		t.Fatalf("Source gave %q: %v", text, err)
+	}
+	if want, got := file.String(), again.String(); got != want {
+		t.Fatalf("Source gave %q\n got %s\nwant %s", text, got, want)
 	}
 }

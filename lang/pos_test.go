@@ -136,7 +136,7 @@ func TestInspect(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	InspectFile(f, func(n Node) bool {
+	Inspect(f, func(n Node) bool {
 		if id, ok := n.(*Ident); ok {
 			got = append(got, id.Name)
 		}

@@ -39,6 +39,8 @@ func isNil(n Node) bool {
 		return true
 	case *Block:
 		return n == nil
+	case *File:
+		return n == nil
 	}
 	return false
 }

@@ -1,9 +1,9 @@
 package lang
 
 // Inspect walks the tree under n in depth-first order, calling f for each
-// node before its children (the File's statements for a *File). When f
-// returns false, Inspect skips the node's children. Slices, dict entries,
-// keyword arguments and parameter defaults are visited in source order.
+// node before its children. When f returns false, Inspect skips the node's
+// children. Children are visited in source order; absent parts (a slice's
+// omitted bounds, an if without else) are skipped.
 func Inspect(n Node, f func(Node) bool) {
 	if n == nil || isNil(n) || !f(n) {
 		return
@@ -15,17 +15,12 @@ func Inspect(n Node, f func(Node) bool) {
 	}
 }
 
-// InspectFile calls Inspect on each statement of file.
-func InspectFile(file *File, f func(Node) bool) {
-	for _, s := range file.Stmts {
-		Inspect(s, f)
-	}
-}
-
 // children returns the direct children of n, with nil for absent parts
 // (a nil Expr or Stmt converts to a nil Node).
 func children(n Node) []Node {
 	switch n := n.(type) {
+	case *File:
+		return nodes(n.Stmts)
 	case *ListLit:
 		return nodes(n.Elems)
 	case *TupleLit:
