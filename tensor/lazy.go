@@ -50,7 +50,9 @@ func (n *lazy) baseOf() *lazy {
 func (n *lazy) realized() bool { return n.baseOf().kind == kBuffer }
 
 func newBuffer(e *Engine, b *devices.Buffer, shp []int) *lazy {
-	return &lazy{kind: kBuffer, dtype: b.DType, shape: shp, buf: b, eng: e}
+	n := &lazy{kind: kBuffer, dtype: b.DType, shape: shp, buf: b, eng: e}
+	keepUntilUnreachable(n, b)
+	return n
 }
 
 func newConst(e *Engine, v float64, d DType) *lazy {

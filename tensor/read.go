@@ -1,7 +1,10 @@
 package tensor
 
 import (
+	"runtime"
+
 	"tiny/devices"
+	"tiny/shape"
 )
 
 // Reading a tensor realizes it. A tensor that is a plain view of a buffer
@@ -25,6 +28,7 @@ func (t *Tensor) withData(f func(b *devices.Buffer)) {
 		}
 		b.Free()
 	}
+	defer runtime.KeepAlive(n) // its buffer must outlive f
 	if n.kind != kView {
 		t.Realize()
 		f(n.buf)
@@ -38,6 +42,17 @@ func (t *Tensor) withData(f func(b *devices.Buffer)) {
 	c.Realize()
 	f(c.n.buf)
 	c.n.buf.Free()
+	runtime.KeepAlive(c.n)
+}
+
+// ShapeTracker returns the view through which t reads its base: the
+// movement ops applied since the last computed value (one contiguous view
+// for a base).
+func (t *Tensor) ShapeTracker() shape.Tracker {
+	if t.n.kind == kView {
+		return t.n.st
+	}
+	return shape.FromInts(t.n.shape...)
 }
 
 // Floats returns t's values, row-major, as float64s (int64 values beyond

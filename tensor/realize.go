@@ -3,6 +3,7 @@ package tensor
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"time"
 
@@ -121,8 +122,43 @@ func (e *Engine) realize(targets []*lazy) {
 	for b := range isTarget {
 		if buf, ok := temps[b]; ok {
 			*b = lazy{kind: kBuffer, dtype: b.dtype, shape: b.shape, buf: buf, eng: b.eng}
+			keepUntilUnreachable(b, buf)
 		}
 	}
+	runtime.KeepAlive(items)
+}
+
+// keepUntilUnreachable returns buf to the devices pool once node b can no
+// longer be reached, so that a loop realizing fresh tensors reuses memory.
+func keepUntilUnreachable(b *lazy, buf *devices.Buffer) {
+	runtime.AddCleanup(b, func(buf *devices.Buffer) { buf.Free() }, buf)
+}
+
+// Explain returns, as text, what realizing t involves: each kernel's AST,
+// its uops and, when the device can show it, the generated code. It
+// compiles but runs nothing.
+func (t *Tensor) Explain() string {
+	var b strings.Builder
+	e := t.n.eng
+	for i, it := range schedule([]*lazy{t.n}) {
+		k := it.kernel
+		fmt.Fprintf(&b, "kernel %d %s\n%s", i, k.Name, k)
+		prog, err := codegen.Lower(k, codegen.Options{})
+		if err != nil {
+			fmt.Fprintf(&b, "lowering: %v\n", err)
+			continue
+		}
+		fmt.Fprintf(&b, "%s\n", prog)
+		if e.dev == nil {
+			continue
+		}
+		if r, err := e.dev.Compile(prog); err == nil {
+			if s, ok := r.(Sourcer); ok {
+				fmt.Fprintf(&b, "%s\n", s.Source())
+			}
+		}
+	}
+	return b.String()
 }
 
 // run lowers, compiles (once per distinct kernel) and runs one kernel.

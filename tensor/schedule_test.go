@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -141,5 +142,47 @@ func TestRealizedKeepsBuffer(t *testing.T) {
 	_ = s.Floats()
 	if e.Stats().Kernels != before {
 		t.Errorf("reading a realized tensor ran kernels")
+	}
+}
+
+func TestBuffersReturnToPool(t *testing.T) {
+	e := cpuEngine(t)
+	keep := e.Arange(0, 1000, 1, Float32).Add(1).Realize()
+	for i := 0; i < 30; i++ {
+		x := e.Rand([]int{1000}, int64(i))
+		y := x.Mul(2).Realize()
+		runtime.GC()
+		xs, ys := x.Floats(), y.Floats()
+		for k := range xs {
+			if ys[k] != 2*xs[k] {
+				t.Fatalf("iteration %d: element %d: %v, want %v", i, k, ys[k], 2*xs[k])
+			}
+		}
+	}
+	for k, v := range keep.Floats() {
+		if v != float64(k+1) {
+			t.Fatalf("kept tensor changed at %d: %v", k, v)
+		}
+	}
+}
+
+func TestDebugOutput(t *testing.T) {
+	var log strings.Builder
+	e, err := NewEngine(Options{Debug: 3, Log: &log})
+	if err != nil {
+		t.Skip("no CPU device")
+	}
+	a := e.FromData([]int{1, 2, 3})
+	if got := a.Add(2).Ints(); got[2] != 5 {
+		t.Fatalf("got %v", got)
+	}
+	out := log.String()
+	for _, want := range []string{"kernel 0 E_3", "STORE MemBuffer", "*** CPU", "E_3", "GFLOPS"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("DEBUG=3 output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(a.Add(2).Explain(), "ADD") {
+		t.Errorf("Explain lacks the AST")
 	}
 }

@@ -1,0 +1,34 @@
+// Package tensor is tiny's front end: lazy tensors, the scheduler that cuts
+// their graph into kernels, and realization on a device.
+//
+// Glossary (after gomlx): an axis is an index into a shape, a dimension is the
+// size along one axis, and the rank is the number of axes.
+//
+// The model, after tinygrad:
+//
+//  1. Lazy graph (lazy.go). Every operation returns at once with a Tensor that
+//     points at a lazy node. A node is a base (data already on the device, a
+//     constant, an elementwise op, a reduce, or a contiguous copy) or a view: a
+//     base seen through a shape.Tracker. Movement ops (reshape, permute, pad,
+//     slicing, ...) only build views, so no data moves.
+//  2. Schedule (schedule.go). Reading a value (Item, Data, String, Realize)
+//     walks the graph from the wanted nodes and decides which bases become
+//     buffers: the targets, reduces that cannot fuse into their consumer, and
+//     computed values that are expanded or padded. Everything else is inlined:
+//     an elementwise chain becomes one kernel, a reduce carries its elementwise
+//     inputs and its elementwise consumer, and constants become CONST leaves
+//     with stride-0 trackers. Each buffer to compute becomes one
+//     codegen.Kernel, an AST rooted at a STORE, in dependency order.
+//  3. Realize (realize.go). Each kernel is lowered by codegen, compiled once by
+//     the engine's device (runners are cached by the kernel's text), and run
+//     over buffers from the devices pool. Intermediate buffers are freed after
+//     their last use; a realized target keeps its buffer, and its node forgets
+//     its sources.
+//
+// An Engine (engine.go) carries the device and the DEBUG settings; tensors
+// carry their engine, and an op uses the engine of its operands.
+//
+// Bad input (shapes that do not broadcast, a bad axis, a reshape to another
+// size, ...) makes the chainable methods panic with a *Error, as documented on
+// each method; Catch turns such a panic into an ordinary error.
+package tensor
