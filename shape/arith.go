@@ -116,25 +116,24 @@ func eqs(a, b []node) bool {
 	return true
 }
 
-// minN and maxN return the smaller and larger of a and b when that is known
-// from their bounds, else a min/max-free symbolic choice is not possible and
-// they fall back to comparing constants.
-func minN(a, b node) node {
+// minN and maxN return the smaller and the larger of a and b, and false
+// when their bounds do not decide which it is (a symbolic mask).
+func minN(a, b node) (node, bool) {
 	if a.Max() <= b.Min() {
-		return a
+		return a, true
 	}
 	if b.Max() <= a.Min() {
-		return b
+		return b, true
 	}
-	panic(fmt.Sprintf("internal error: shape: cannot order %s and %s", a.Render(), b.Render()))
+	return a, false
 }
 
-func maxN(a, b node) node {
+func maxN(a, b node) (node, bool) {
 	if a.Min() >= b.Max() {
-		return a
+		return a, true
 	}
 	if b.Min() >= a.Max() {
-		return b
+		return b, true
 	}
-	panic(fmt.Sprintf("internal error: shape: cannot order %s and %s", a.Render(), b.Render()))
+	return a, false
 }

@@ -45,7 +45,7 @@ func isPermutation(order []int, n int) bool {
 
 // Expand returns the view broadcast to shape: only size-1 dims may grow.
 func (v View) Expand(shape []*symbolic.Node) (View, error) {
-	if len(shape) != len(v.Shape) {
+	if len(shape) != len(v.Shape) || hasNegative(shape) {
 		return View{}, fmt.Errorf("expand: cannot expand %s to %s", Tuple(v.Shape), Tuple(shape))
 	}
 	if hasZero(v.Shape) {
@@ -75,6 +75,15 @@ func (v View) Expand(shape []*symbolic.Node) (View, error) {
 		}
 	}
 	return create(shape, v.Strides, v.Offset, mask), nil
+}
+
+func hasNegative(shape []node) bool {
+	for _, s := range shape {
+		if s.Min() < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func hasZero(shape []node) bool {
@@ -107,7 +116,7 @@ func (v View) Pad(p [][2]*symbolic.Node) (View, error) {
 		arg[i] = [2]node{sub(c(0), x[0]), add(v.Shape[i], x[1])}
 		mask[i] = [2]node{x[0], add(v.Shape[i], x[0])}
 	}
-	return v.resize(arg, mask), nil
+	return v.resize("pad", arg, mask)
 }
 
 // Shrink returns the view restricted to [p[i][0], p[i][1]) on each axis i.
@@ -120,12 +129,12 @@ func (v View) Shrink(p [][2]*symbolic.Node) (View, error) {
 			return View{}, fmt.Errorf("shrink: invalid shrink %s for shape %s", pairs(p), Tuple(v.Shape))
 		}
 	}
-	return v.resize(p, nil), nil
+	return v.resize("shrink", p, nil)
 }
 
 // resize moves the window to [arg[i][0], arg[i][1]) on each axis, shifting
 // the old mask and intersecting it with mask (when given).
-func (v View) resize(arg [][2]node, mask [][2]node) View {
+func (v View) resize(op string, arg [][2]node, mask [][2]node) (View, error) {
 	offset := v.Offset
 	for i, a := range arg {
 		offset = add(offset, mul(v.Strides[i], a[0]))
@@ -134,9 +143,17 @@ func (v View) resize(arg [][2]node, mask [][2]node) View {
 		nmask := make([][2]node, len(arg))
 		for i, m := range v.Mask {
 			a, ext := arg[i], sub(arg[i][1], arg[i][0])
-			nmask[i] = [2]node{maxN(c(0), minN(sub(m[0], a[0]), ext)), maxN(c(0), minN(sub(m[1], a[0]), ext))}
+			var ok [4]bool
+			nmask[i][0], ok[0] = clamp(sub(m[0], a[0]), ext)
+			nmask[i][1], ok[1] = clamp(sub(m[1], a[0]), ext)
 			if mask != nil {
-				nmask[i] = [2]node{maxN(nmask[i][0], mask[i][0]), minN(nmask[i][1], mask[i][1])}
+				nmask[i][0], ok[2] = maxN(nmask[i][0], mask[i][0])
+				nmask[i][1], ok[3] = minN(nmask[i][1], mask[i][1])
+			} else {
+				ok[2], ok[3] = true, true
+			}
+			if ok != [4]bool{true, true, true, true} {
+				return View{}, fmt.Errorf("%s: cannot order the symbolic mask %s of shape %s", op, pairs(v.Mask), Tuple(v.Shape))
 			}
 		}
 		mask = nmask
@@ -148,7 +165,15 @@ func (v View) resize(arg [][2]node, mask [][2]node) View {
 	if mask != nil && fullMask(mask, shape) {
 		mask = nil
 	}
-	return create(shape, v.Strides, offset, mask)
+	return create(shape, v.Strides, offset, mask), nil
+}
+
+// clamp returns x clamped to [0, hi], and false when the bounds of the
+// symbolic values cannot decide it.
+func clamp(x, hi node) (node, bool) {
+	y, ok1 := minN(x, hi)
+	z, ok2 := maxN(c(0), y)
+	return z, ok1 && ok2
 }
 
 // Stride returns the view keeping every k[i]-th element of axis i, starting

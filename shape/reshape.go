@@ -17,6 +17,14 @@ func (v View) Reshape(shape []*symbolic.Node) (View, bool) {
 	if eqs(v.Shape, shape) {
 		return v, true
 	}
+	for _, s := range shape {
+		if s.Min() < 0 {
+			return View{}, false
+		}
+	}
+	if !eq(v.Size(), prod(shape)) && allInt(v.Shape) && allInt(shape) {
+		return View{}, false // a different size: the caller's error
+	}
 	if hasZero(v.Shape) {
 		return create(shape, nil, nil, nil), hasZero(shape)
 	}
@@ -213,7 +221,10 @@ func reshapeMask(mask [][2]int64, old, shape []int64) ([][2]int64, bool) {
 	}
 	var rev [][2]int64
 	curr, oldDim, newDim, m := int64(1), nextOld(), nextNew(), nextMask()
-	for len(rev) < len(shape) {
+	for steps := 0; len(rev) < len(shape); steps++ {
+		if steps > 2*(len(old)+len(shape))+2 {
+			return nil, false // cannot happen for equal sizes; never loop
+		}
 		l, r := m[0], m[1]
 		nextStride := newDim * curr
 		switch {

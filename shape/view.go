@@ -93,14 +93,16 @@ func foldSingle(strides []node, offset node, mask [][2]node) ([]node, node, [][2
 	elim := make([]bool, len(mask))
 	any := false
 	for i, m := range mask {
-		elim[i] = !(symbolic.Simplify(symbolic.Lt(add(m[0], c(1)), m[1])).IsTrue())
+		// Only a dim known to admit at most one index folds (tinygrad's
+		// resolve defaults to "more than one" when bounds cannot tell).
+		elim[i] = symbolic.Simplify(symbolic.Lt(add(m[0], c(1)), m[1])).IsFalse()
 		any = any || elim[i]
 	}
 	if !any {
 		return strides, offset, mask
 	}
 	for _, m := range mask {
-		if !symbolic.Simplify(symbolic.Lt(m[0], m[1])).IsTrue() {
+		if symbolic.Simplify(symbolic.Lt(m[0], m[1])).IsFalse() {
 			empty := make([][2]node, len(mask))
 			for i := range empty {
 				empty[i] = [2]node{c(0), c(0)}
