@@ -1,0 +1,207 @@
+package interp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"sort"
+
+	"tiny/lang"
+	"tiny/tensor"
+)
+
+// Options configure an interpreter. The zero value runs on the default
+// device, discards output, and allows no imports but the standard library.
+type Options struct {
+	Stdout, Stderr io.Writer // where print and debug output go; nil discards
+	Device         string    // "" is the default ("CPU"), else "CPU" or "CLANG"
+	Debug          int       // tinygrad's DEBUG level, passed to the tensor engine
+	Imports        fs.FS     // files a script may import; nil means none
+	Args           []string  // what args() returns
+}
+
+// Interp is an interpreter session: its globals, tensor engine and the
+// sources it has run. An Interp is not safe for concurrent use.
+type Interp struct {
+	opts     Options
+	eng      *tensor.Engine
+	engErr   error
+	globals  *scope
+	builtins map[string]Value
+	sources  map[string]string
+	modules  map[string]*Module
+	loading  map[string]bool
+	frames   []lang.Frame
+	depth    int
+	ctx      context.Context
+	pos      lang.Pos // the position being evaluated, for internal errors
+	ret      Value    // the value of the return statement being executed
+	echo     bool
+
+	debugPanics bool
+}
+
+// New returns an interpreter with the given options.
+func New(opts Options) (*Interp, error) {
+	if opts.Stdout == nil {
+		opts.Stdout = io.Discard
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	switch opts.Device {
+	case "", "CPU", "CLANG":
+	default:
+		return nil, fmt.Errorf("interp: unknown device %q, want CPU or CLANG", opts.Device)
+	}
+	it := &Interp{
+		opts:     opts,
+		globals:  newScope(nil),
+		sources:  map[string]string{},
+		modules:  map[string]*Module{},
+		loading:  map[string]bool{},
+		ctx:      context.Background(),
+		builtins: map[string]Value{},
+	}
+	it.addBuiltins()
+	return it, nil
+}
+
+// engine returns the tensor engine, opening the device on first use.
+func (it *Interp) engine() *tensor.Engine {
+	if it.eng == nil && it.engErr == nil {
+		it.eng, it.engErr = tensor.NewEngine(tensor.Options{
+			Device: it.opts.Device, Debug: it.opts.Debug, Log: it.opts.Stdout,
+		})
+	}
+	if it.engErr != nil {
+		it.failf(it.pos, "%v", it.engErr)
+	}
+	return it.eng
+}
+
+// ExecFile runs a script. Its globals stay in the interpreter, so a later
+// Exec or Eval sees them.
+func (it *Interp) ExecFile(ctx context.Context, filename string, src []byte) error {
+	return it.Exec(ctx, filename, string(src), false)
+}
+
+// Exec runs statements. With echo, the value of each top-level expression
+// statement that is not none is printed to Stdout, as a REPL does.
+func (it *Interp) Exec(ctx context.Context, filename, src string, echo bool) (err error) {
+	it.sources[filename] = src
+	f, err := lang.Parse(filename, src)
+	if err != nil {
+		return err
+	}
+	defer it.enter(ctx)()
+	defer it.recoverTo(&err)
+	it.echo = echo
+	defer func() { it.echo = false }()
+	it.execStmts(f.Stmts, it.globals)
+	return nil
+}
+
+// Eval evaluates one expression and returns its value.
+func (it *Interp) Eval(ctx context.Context, expr string) (v Value, err error) {
+	const name = "<eval>"
+	it.sources[name] = expr
+	x, err := lang.ParseExpr(name, expr)
+	if err != nil {
+		return nil, err
+	}
+	defer it.enter(ctx)()
+	defer it.recoverTo(&err)
+	return it.eval(x, it.globals), nil
+}
+
+// enter installs ctx for one API call and returns the function restoring
+// the previous state.
+func (it *Interp) enter(ctx context.Context) func() {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	old := it.ctx
+	it.ctx = ctx
+	return func() { it.ctx = old }
+}
+
+// SetGlobal binds a global variable to a Go value: a Value, nil, a bool, an
+// integer or float type, a string, a TensorData (see Tensor), []float32,
+// []float64 or []int32 (as 1-D tensors), a *tensor.Tensor, []any or
+// map[string]any (converted element by element).
+func (it *Interp) SetGlobal(name string, v any) (err error) {
+	defer it.recoverTo(&err)
+	val, err := it.fromGo(v)
+	if err != nil {
+		return err
+	}
+	it.globals.vars[name] = val
+	return nil
+}
+
+// Global returns a global variable as a Go value: nil, bool, int64,
+// float64, string, []any (tuples and lists), map[string]any (dicts),
+// TensorData (tensors, which it realizes), or the Value itself for other
+// types. It reports whether the global exists.
+func (it *Interp) Global(name string) (any, bool) {
+	v, ok := it.globals.vars[name]
+	if !ok {
+		return nil, false
+	}
+	var out any
+	if err := tensor.Catch(func() { out = toGo(v) }); err != nil {
+		return v, true
+	}
+	return out, true
+}
+
+// Globals returns the names of the global variables, sorted.
+func (it *Interp) Globals() []string { return it.globals.names() }
+
+// GoFunc is a Go function callable from scripts. Returning a non-nil error
+// raises it as a runtime error at the call.
+type GoFunc func(ctx context.Context, args []Value, kwargs map[string]Value) (Value, error)
+
+// Register makes fn callable from scripts as the builtin name. A nil Value
+// result is none.
+func (it *Interp) Register(name string, fn func(ctx context.Context, args []Value, kwargs map[string]Value) (Value, error)) {
+	it.builtins[name] = &Builtin{name: name, fn: func(it *Interp, c *call) Value {
+		kw := make(map[string]Value, len(c.kw))
+		for _, k := range c.kw {
+			kw[k.name] = k.value
+		}
+		v, err := fn(it.ctx, c.args, kw)
+		if err != nil {
+			it.fail(c.pos, err)
+		}
+		if v == nil {
+			return None
+		}
+		return v
+	}}
+}
+
+// FormatError renders err as the contract prints it: the header, the
+// source line with a caret (from whichever file the error is in, as long as
+// this interpreter ran it), and the call frames.
+func (it *Interp) FormatError(err error) string {
+	return lang.FormatWith(err, func(file string) string { return it.sources[file] })
+}
+
+// Source returns the source text the interpreter ran or imported under
+// filename.
+func (it *Interp) Source(filename string) (string, bool) {
+	s, ok := it.sources[filename]
+	return s, ok
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

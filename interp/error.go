@@ -1,0 +1,105 @@
+package interp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"tiny/lang"
+	"tiny/tensor"
+)
+
+// EvalError is a runtime error: the message, the position of the failing
+// expression, and the call frames active when it happened, innermost first
+// (each the called fn's name and the position of the call). Its Error
+// method returns the one-line header "file:line:col: error: msg".
+type EvalError struct {
+	Msg   string
+	Pos   lang.Pos
+	Stack []lang.Frame
+	Err   error // the underlying error, if any (a *tensor.Error, a Go builtin's error, context.Canceled)
+}
+
+func (e *EvalError) Error() string { return lang.Header(e.Pos, e.Msg) }
+
+// Unwrap returns the underlying error.
+func (e *EvalError) Unwrap() error { return e.Err }
+
+// Position returns where the error happened.
+func (e *EvalError) Position() lang.Pos { return e.Pos }
+
+// Frames returns the call frames, innermost first.
+func (e *EvalError) Frames() []lang.Frame { return e.Stack }
+
+// failf panics with an *EvalError at pos.
+func (it *Interp) failf(pos lang.Pos, format string, args ...any) {
+	panic(it.newError(pos, fmt.Sprintf(format, args...), nil))
+}
+
+// fail panics with an *EvalError at pos wrapping err (whose message is kept).
+func (it *Interp) fail(pos lang.Pos, err error) {
+	var ee *EvalError
+	if errors.As(err, &ee) {
+		panic(ee)
+	}
+	panic(it.newError(pos, err.Error(), err))
+}
+
+func (it *Interp) newError(pos lang.Pos, msg string, err error) *EvalError {
+	stack := make([]lang.Frame, 0, len(it.frames))
+	for i := len(it.frames) - 1; i >= 0; i-- {
+		stack = append(stack, it.frames[i])
+	}
+	return &EvalError{Msg: msg, Pos: pos, Stack: stack, Err: err}
+}
+
+// guard runs f, turning a *tensor.Error panic (or any non-EvalError error
+// panic) into an *EvalError at pos. It is used at builtin, method and
+// operator boundaries so that engine errors get the script's position.
+func (it *Interp) guard(pos lang.Pos, f func()) {
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		switch e := r.(type) {
+		case *EvalError, ctrlPanic:
+			panic(r)
+		case *tensor.Error:
+			panic(it.newError(pos, e.Msg, e))
+		case error:
+			if errors.Is(e, context.Canceled) || errors.Is(e, context.DeadlineExceeded) {
+				panic(it.newError(pos, "interrupted", e))
+			}
+		}
+		panic(r)
+	}()
+	f()
+}
+
+// ctrlPanic carries a non-error unwinding through guard untouched.
+type ctrlPanic struct{}
+
+// recoverTo is deferred at the API boundary: it turns any panic into err,
+// reporting panics that are not *EvalError as internal errors at the
+// position being evaluated.
+func (it *Interp) recoverTo(err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	it.frames = it.frames[:0]
+	it.depth = 0
+	switch e := r.(type) {
+	case *EvalError:
+		*err = e
+	case *tensor.Error:
+		*err = &EvalError{Msg: e.Msg, Pos: it.pos, Err: e}
+	default:
+		if it.debugPanics {
+			fmt.Printf("%v\n%s", r, debug.Stack())
+		}
+		*err = &EvalError{Msg: fmt.Sprintf("internal error: %v", r), Pos: it.pos}
+	}
+}

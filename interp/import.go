@@ -1,0 +1,44 @@
+package interp
+
+import (
+	"io/fs"
+	"path"
+
+	"tiny/lang"
+)
+
+// importFile runs the file an import statement names, once per path, and
+// returns its globals as a module. Files come from Options.Imports.
+func (it *Interp) importFile(s *lang.ImportStmt) *Module {
+	p := path.Clean(s.Path)
+	if m, ok := it.modules[p]; ok {
+		return m
+	}
+	if it.loading[p] {
+		it.failf(s.PathPos, "import cycle: %s imports itself", quote(s.Path))
+	}
+	src, err := it.readImport(p)
+	if err != nil {
+		it.failf(s.PathPos, "import %s: %v", quote(s.Path), err)
+	}
+	f, perr := lang.Parse(p, string(src))
+	it.sources[p] = string(src)
+	if perr != nil {
+		it.fail(s.PathPos, perr)
+	}
+	it.loading[p] = true
+	defer delete(it.loading, p)
+	it.frames = append(it.frames, lang.Frame{Name: "import " + p, Pos: s.Start})
+	m := &Module{name: p, globals: newScope(nil)}
+	it.execStmts(f.Stmts, m.globals)
+	it.frames = it.frames[:len(it.frames)-1]
+	it.modules[p] = m
+	return m
+}
+
+func (it *Interp) readImport(p string) ([]byte, error) {
+	if it.opts.Imports == nil {
+		return nil, fs.ErrNotExist
+	}
+	return fs.ReadFile(it.opts.Imports, p)
+}

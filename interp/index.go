@@ -1,0 +1,143 @@
+package interp
+
+import (
+	"tiny/lang"
+)
+
+// This file defines indexing and slicing of strings, lists, tuples, ranges
+// and dicts, and index assignment. Tensors index in index_tensor.go.
+
+func (it *Interp) index(pos lang.Pos, x Value, idx []Value) Value {
+	if t, ok := x.(*TensorValue); ok {
+		var out Value
+		it.guard(pos, func() { out = it.indexTensor(pos, t, idx) })
+		return out
+	}
+	if d, ok := x.(*Dict); ok {
+		k := it.dictKey(pos, idx)
+		v, ok := d.m[k]
+		if !ok {
+			it.failf(pos, "key %s not in dict", quote(k))
+		}
+		return v
+	}
+	seq, ok := x.(Sequence)
+	if !ok {
+		it.failf(pos, "cannot index %s", x.Type())
+	}
+	if len(idx) != 1 {
+		it.failf(pos, "%s indices must be a single int or slice, got %d indices", x.Type(), len(idx))
+	}
+	switch i := idx[0].(type) {
+	case sliceVal:
+		start, _, step, n := it.sliceIndices(pos, i, seq.Len())
+		vals := make([]Value, n)
+		for k := range vals {
+			vals[k] = seq.At(start + k*step)
+		}
+		switch x.(type) {
+		case String:
+			s := ""
+			for _, v := range vals {
+				s += string(v.(String))
+			}
+			return String(s)
+		case Tuple:
+			return Tuple(vals)
+		}
+		return NewList(vals)
+	default:
+		return seq.At(it.seqIndex(pos, x, i, seq.Len()))
+	}
+}
+
+func (it *Interp) dictKey(pos lang.Pos, idx []Value) string {
+	if len(idx) != 1 {
+		it.failf(pos, "dict keys must be strings")
+	}
+	k, ok := idx[0].(String)
+	if !ok {
+		it.failf(pos, "dict keys must be strings, got %s", idx[0].Type())
+	}
+	return string(k)
+}
+
+// seqIndex resolves an int index (negative from the end) into [0, n).
+func (it *Interp) seqIndex(pos lang.Pos, x, i Value, n int) int {
+	k, ok := toInt(i)
+	if !ok {
+		it.failf(pos, "%s indices must be ints or slices, got %s", x.Type(), i.Type())
+	}
+	if k < 0 {
+		k += int64(n)
+	}
+	if k < 0 || k >= int64(n) {
+		it.failf(pos, "index %s out of range for %s of length %d", i.String(), x.Type(), n)
+	}
+	return int(k)
+}
+
+// sliceIndices resolves lo:hi:step against length n as Python's
+// slice.indices does and returns the start, stop, step and element count.
+func (it *Interp) sliceIndices(pos lang.Pos, s sliceVal, n int) (start, stop, step, count int) {
+	step = 1
+	if s.step != None {
+		k, ok := toInt(s.step)
+		if !ok {
+			it.failf(pos, "slice step must be an int, got %s", s.step.Type())
+		}
+		if k == 0 {
+			it.failf(pos, "slice step cannot be zero")
+		}
+		step = int(max(min(k, 1<<40), -1<<40))
+	}
+	bound := func(v Value, def int) int {
+		if v == None {
+			return def
+		}
+		k, ok := toInt(v)
+		if !ok {
+			it.failf(pos, "slice indices must be ints, got %s", v.Type())
+		}
+		k = max(min(k, 1<<40), -1<<40)
+		if k < 0 {
+			k += int64(n)
+		}
+		lo, hi := int64(0), int64(n)
+		if step < 0 {
+			lo, hi = -1, int64(n-1)
+		}
+		return int(max(lo, min(k, hi)))
+	}
+	if step > 0 {
+		start, stop = bound(s.lo, 0), bound(s.hi, n)
+		if stop > start {
+			count = (stop - start + step - 1) / step
+		}
+	} else {
+		start, stop = bound(s.lo, n-1), bound(s.hi, -1)
+		if start > stop {
+			count = (start - stop - step - 1) / -step
+		}
+	}
+	return start, stop, step, count
+}
+
+func (it *Interp) setIndex(pos lang.Pos, x Value, idx []Value, v Value) {
+	switch c := x.(type) {
+	case *List:
+		if len(idx) != 1 {
+			it.failf(pos, "list indices must be a single int")
+		}
+		if _, ok := idx[0].(sliceVal); ok {
+			it.failf(pos, "cannot assign to a list slice")
+		}
+		c.elems[it.seqIndex(pos, x, idx[0], len(c.elems))] = v
+	case *Dict:
+		c.Set(it.dictKey(pos, idx), v)
+	case *TensorValue:
+		it.failf(pos, "tensors are immutable: cannot assign to an element")
+	default:
+		it.failf(pos, "cannot assign to an element of %s", x.Type())
+	}
+}

@@ -1,0 +1,210 @@
+package interp
+
+import (
+	"tiny/shape"
+	"tiny/tensor"
+)
+
+// This file defines the attributes and methods of tensors. Names mirror
+// tinygrad's; dim= and axis= are the same keyword everywhere.
+
+// tensorAttrs are the attributes that are not methods.
+var tensorAttrs = []string{"shape", "dtype", "T", "ndim", "device", "shapetracker"}
+
+// Attr returns an attribute of the tensor, or nil for a method name.
+func (v *TensorValue) Attr(name string) (Value, error) {
+	t := v.t
+	switch name {
+	case "shape":
+		return intsTuple(t.Shape()), nil
+	case "dtype":
+		return DType{t.DType()}, nil
+	case "T":
+		return &TensorValue{t.T()}, nil
+	case "ndim":
+		return Int(t.Ndim()), nil
+	case "device":
+		return String(t.Device()), nil
+	case "shapetracker":
+		if tr, ok := any(t).(interface{ Tracker() shape.Tracker }); ok {
+			return &Tracker{tr.Tracker()}, nil
+		}
+		panic(&tensor.Error{Msg: "shapetracker: not available yet"})
+	}
+	return nil, nil
+}
+
+// AttrNames returns the attributes (methods are listed by the method table).
+func (v *TensorValue) AttrNames() []string { return tensorAttrs }
+
+func intsTuple(xs []int) Tuple {
+	out := make(Tuple, len(xs))
+	for i, x := range xs {
+		out[i] = Int(x)
+	}
+	return out
+}
+
+func tv(t *tensor.Tensor) Value { return &TensorValue{t} }
+
+func recvT(r Value) *tensor.Tensor { return r.(*TensorValue).t }
+
+// unaryMethod makes a method with no arguments from a tensor method.
+func unaryMethod(f func(*tensor.Tensor) *tensor.Tensor) methodFn {
+	return func(it *Interp, r Value, c *call) Value {
+		it.unpack(c)
+		return tv(f(recvT(r)))
+	}
+}
+
+// binaryMethod makes a one-operand method (maximum, add, ...).
+func binaryMethod(f func(t *tensor.Tensor, y any) *tensor.Tensor) methodFn {
+	return func(it *Interp, r Value, c *call) Value {
+		var y Value
+		it.unpack(c, "x", &y)
+		return tv(f(recvT(r), it.operand(c, y)))
+	}
+}
+
+// reduceMethod makes sum, max, ... with axis= (int, tuple or none) and keepdim=.
+func reduceMethod(f func(t *tensor.Tensor, axes []int, keepdim bool) *tensor.Tensor) methodFn {
+	return func(it *Interp, r Value, c *call) Value {
+		var axis Value = None
+		keepdim := false
+		it.unpack(c, "axis|dim?", &axis, "keepdim?", &keepdim)
+		return tv(f(recvT(r), it.axesArg(c, axis), keepdim))
+	}
+}
+
+// axesArg reads an axis argument: none (all), an int or a tuple of ints.
+func (it *Interp) axesArg(c *call, v Value) []int {
+	if v == None {
+		return nil
+	}
+	ints, ok := intsOf(v)
+	if !ok {
+		it.failf(c.pos, "%s: axis must be an int or a tuple of ints, got %s", c.name, v.Type())
+	}
+	if ints == nil {
+		ints = []int{}
+	}
+	return ints
+}
+
+func init() {
+	m := map[string]methodFn{
+		"neg": unaryMethod((*tensor.Tensor).Neg), "exp": unaryMethod((*tensor.Tensor).Exp),
+		"log": unaryMethod((*tensor.Tensor).Log), "exp2": unaryMethod((*tensor.Tensor).Exp2),
+		"log2": unaryMethod((*tensor.Tensor).Log2), "sqrt": unaryMethod((*tensor.Tensor).Sqrt),
+		"rsqrt": unaryMethod((*tensor.Tensor).Rsqrt), "sin": unaryMethod((*tensor.Tensor).Sin),
+		"cos": unaryMethod((*tensor.Tensor).Cos), "tan": unaryMethod((*tensor.Tensor).Tan),
+		"abs": unaryMethod((*tensor.Tensor).Abs), "sign": unaryMethod((*tensor.Tensor).Sign),
+		"relu": unaryMethod((*tensor.Tensor).Relu), "sigmoid": unaryMethod((*tensor.Tensor).Sigmoid),
+		"tanh": unaryMethod((*tensor.Tensor).Tanh), "gelu": unaryMethod((*tensor.Tensor).Gelu),
+		"square": unaryMethod((*tensor.Tensor).Square), "reciprocal": unaryMethod((*tensor.Tensor).Reciprocal),
+		"floor": unaryMethod((*tensor.Tensor).Floor), "ceil": unaryMethod((*tensor.Tensor).Ceil),
+		"round": unaryMethod((*tensor.Tensor).Round), "trunc": unaryMethod((*tensor.Tensor).Trunc),
+		"float": unaryMethod((*tensor.Tensor).Float), "int": unaryMethod((*tensor.Tensor).Int),
+		"bool": unaryMethod((*tensor.Tensor).Bool), "logical_not": unaryMethod((*tensor.Tensor).Not),
+		"contiguous": unaryMethod((*tensor.Tensor).Contiguous), "realize": unaryMethod((*tensor.Tensor).Realize),
+		"t": unaryMethod((*tensor.Tensor).T),
+
+		"maximum": binaryMethod((*tensor.Tensor).Maximum), "minimum": binaryMethod((*tensor.Tensor).Minimum),
+		"add": binaryMethod((*tensor.Tensor).Add), "sub": binaryMethod((*tensor.Tensor).Sub),
+		"mul": binaryMethod((*tensor.Tensor).Mul), "div": binaryMethod((*tensor.Tensor).Div),
+		"pow": binaryMethod((*tensor.Tensor).Pow), "eq": binaryMethod((*tensor.Tensor).Eq),
+		"ne": binaryMethod((*tensor.Tensor).Ne), "lt": binaryMethod((*tensor.Tensor).Lt),
+		"gt": binaryMethod((*tensor.Tensor).Gt), "le": binaryMethod((*tensor.Tensor).Le),
+		"ge": binaryMethod((*tensor.Tensor).Ge),
+
+		"sum": reduceMethod((*tensor.Tensor).Sum), "max": reduceMethod((*tensor.Tensor).Max),
+		"min": reduceMethod((*tensor.Tensor).Min), "mean": reduceMethod((*tensor.Tensor).Mean),
+		"prod": reduceMethod((*tensor.Tensor).Prod), "var": reduceMethod((*tensor.Tensor).Var),
+		"std": reduceMethod((*tensor.Tensor).Std), "argmax": reduceMethod((*tensor.Tensor).Argmax),
+		"argmin": reduceMethod((*tensor.Tensor).Argmin),
+
+		"cumsum":      axisMethod("axis|dim?", 0, (*tensor.Tensor).Cumsum),
+		"softmax":     axisMethod("axis|dim?", -1, (*tensor.Tensor).Softmax),
+		"log_softmax": axisMethod("axis|dim?", -1, (*tensor.Tensor).LogSoftmax),
+		"unsqueeze":   axisMethod("axis|dim", 0, (*tensor.Tensor).Unsqueeze),
+
+		"clip": func(it *Interp, r Value, c *call) Value {
+			var lo, hi Value
+			it.unpack(c, "min_|lo|min", &lo, "max_|hi|max", &hi)
+			return tv(recvT(r).Clip(it.operand(c, lo), it.operand(c, hi)))
+		},
+		"where": func(it *Interp, r Value, c *call) Value {
+			var a, b Value
+			it.unpack(c, "x", &a, "y", &b)
+			return tv(recvT(r).Where(it.operand(c, a), it.operand(c, b)))
+		},
+		"cast": func(it *Interp, r Value, c *call) Value {
+			var d Value
+			it.unpack(c, "dtype", &d)
+			return tv(recvT(r).Cast(it.dtypeArg(c, d)))
+		},
+		"matmul": matmulMethod, "dot": matmulMethod,
+		"cat": func(it *Interp, r Value, c *call) Value {
+			c.args = append([]Value{r}, c.args...)
+			return it.join(c, tensor.Cat)
+		},
+		"stack": func(it *Interp, r Value, c *call) Value {
+			c.args = append([]Value{r}, c.args...)
+			return it.join(c, tensor.Stack)
+		},
+		"numel": func(it *Interp, r Value, c *call) Value { it.unpack(c); return Int(recvT(r).Numel()) },
+		"dim":   func(it *Interp, r Value, c *call) Value { it.unpack(c); return Int(recvT(r).Ndim()) },
+		"size": func(it *Interp, r Value, c *call) Value {
+			d := optInt{}
+			it.unpack(c, "dim?", &d)
+			if !d.Set {
+				return intsTuple(recvT(r).Shape())
+			}
+			return Int(recvT(r).Shape()[it.axisIndex(c, d.V, recvT(r).Ndim())])
+		},
+		"item":     func(it *Interp, r Value, c *call) Value { it.unpack(c); return itemValue(r.(*TensorValue)) },
+		"tolist":   func(it *Interp, r Value, c *call) Value { it.unpack(c); return fromLeaf(recvT(r).ToList()) },
+		"numpy":    func(it *Interp, r Value, c *call) Value { it.unpack(c); return fromLeaf(recvT(r).ToList()) },
+		"schedule": scheduleMethod,
+	}
+	for k, f := range movementMethods {
+		m[k] = f
+	}
+	methodTables["tensor"] = m
+}
+
+// axisMethod makes a method taking one axis (positional or axis=/dim=).
+func axisMethod(spec string, def int, f func(*tensor.Tensor, int) *tensor.Tensor) methodFn {
+	return func(it *Interp, r Value, c *call) Value {
+		axis := def
+		it.unpack(c, spec, &axis)
+		return tv(f(recvT(r), axis))
+	}
+}
+
+// axisIndex resolves a possibly negative axis against rank n.
+func (it *Interp) axisIndex(c *call, a, n int) int {
+	if a < 0 {
+		a += n
+	}
+	if a < 0 || a >= n {
+		it.failf(c.pos, "%s: axis %d is out of range for rank %d", c.name, a, n)
+	}
+	return a
+}
+
+func matmulMethod(it *Interp, r Value, c *call) Value {
+	var w *TensorValue
+	it.unpack(c, "w", &w)
+	return tv(recvT(r).Matmul(w.t))
+}
+
+func scheduleMethod(it *Interp, r Value, c *call) Value {
+	it.unpack(c)
+	ks := recvT(r).Schedule()
+	out := make([]Value, len(ks))
+	for i, k := range ks {
+		out[i] = String(k.String())
+	}
+	return NewList(out)
+}

@@ -1,0 +1,100 @@
+package interp
+
+import (
+	"tiny/tensor"
+)
+
+// This file defines the movement methods of tensors: reshape, permute,
+// expand, pad, shrink, flip, transpose, flatten and squeeze. Shapes and axis
+// lists may be varargs or one tuple.
+
+var movementMethods = map[string]methodFn{
+	"reshape": func(it *Interp, r Value, c *call) Value {
+		return tv(recvT(r).Reshape(it.shapeArgs(c, it.noKw(c))...))
+	},
+	"view": func(it *Interp, r Value, c *call) Value {
+		return tv(recvT(r).Reshape(it.shapeArgs(c, it.noKw(c))...))
+	},
+	"permute": func(it *Interp, r Value, c *call) Value {
+		return tv(recvT(r).Permute(it.shapeArgs(c, it.noKw(c))...))
+	},
+	"expand": func(it *Interp, r Value, c *call) Value {
+		t := recvT(r)
+		shp := it.shapeArgs(c, it.noKw(c))
+		old := t.Shape()
+		for i := range shp {
+			if k := i - (len(shp) - len(old)); shp[i] == -1 && k >= 0 {
+				shp[i] = old[k]
+			}
+		}
+		return tv(t.Expand(shp...))
+	},
+	"flip": func(it *Interp, r Value, c *call) Value {
+		kw := it.takeKw(c, "axis|dim")
+		args := c.args
+		if a, ok := kw["axis"]; ok {
+			args = append(args, a)
+		}
+		return tv(recvT(r).Flip(it.shapeArgs(c, args)...))
+	},
+	"pad": func(it *Interp, r Value, c *call) Value {
+		var p Value
+		value := 0.0
+		it.unpack(c, "padding|arg", &p, "value?", &value)
+		return tv(recvT(r).Pad(it.pairs(c, p, recvT(r).Shape(), true), value))
+	},
+	"shrink": func(it *Interp, r Value, c *call) Value {
+		var p Value
+		it.unpack(c, "arg", &p)
+		return tv(recvT(r).Shrink(it.pairs(c, p, recvT(r).Shape(), false)))
+	},
+	"transpose": func(it *Interp, r Value, c *call) Value {
+		a, b := 1, 0
+		it.unpack(c, "dim0|a|ax1", &a, "dim1|b|ax2", &b)
+		return tv(recvT(r).Transpose(a, b))
+	},
+	"flatten": func(it *Interp, r Value, c *call) Value {
+		s, e := 0, -1
+		it.unpack(c, "start_dim|start?", &s, "end_dim|end?", &e)
+		return tv(recvT(r).Flatten(s, e))
+	},
+	"squeeze": func(it *Interp, r Value, c *call) Value {
+		var axis Value = None
+		it.unpack(c, "axis|dim?", &axis)
+		return tv(recvT(r).Squeeze(it.axesArg(c, axis)...))
+	},
+}
+
+// noKw returns c's positional arguments, failing on keywords.
+func (it *Interp) noKw(c *call) []Value {
+	it.takeKw(c)
+	return c.args
+}
+
+// pairs reads ((b, a), ...) for pad or shrink; a none entry means (0, 0)
+// for pad and the whole axis for shrink.
+func (it *Interp) pairs(c *call, v Value, shp []int, isPad bool) [][2]int {
+	seq, ok := v.(Sequence)
+	if !ok {
+		it.failf(c.pos, "%s: want a tuple of (begin, end) pairs, got %s", c.name, v.Type())
+	}
+	if seq.Len() != len(shp) {
+		panic(&tensor.Error{Msg: c.name + ": got " + formatInt(int64(seq.Len())) + " pairs for shape " + tensor.FormatShape(shp) + ", want " + formatInt(int64(len(shp)))})
+	}
+	out := make([][2]int, seq.Len())
+	for i := range out {
+		e := seq.At(i)
+		if e == None {
+			if !isPad {
+				out[i] = [2]int{0, shp[i]}
+			}
+			continue
+		}
+		ints, ok := intsOf(e)
+		if !ok || len(ints) != 2 {
+			it.failf(c.pos, "%s: each entry must be a (begin, end) pair of ints, got %s", c.name, e.String())
+		}
+		out[i] = [2]int{ints[0], ints[1]}
+	}
+	return out
+}

@@ -1,0 +1,385 @@
+package interp
+
+import (
+	"math"
+	"strings"
+
+	"tiny/lang"
+)
+
+// This file defines the operators on scalars, strings, lists and tuples,
+// with Python's semantics: // floors, % takes the divisor's sign, int / int
+// is a float. Values with their own operators (tensors) implement HasBinary.
+
+func (it *Interp) unary(x *lang.Unary, v Value) Value {
+	it.pos = x.Start
+	switch x.Op {
+	case "not":
+		return Bool(!it.truth(x.Start, v))
+	case "+":
+		switch v.(type) {
+		case Int, Float:
+			return v
+		case Bool:
+			i, _ := toInt(v)
+			return Int(i)
+		}
+	case "-":
+		switch n := v.(type) {
+		case Int:
+			return -n
+		case Float:
+			return -n
+		case Bool:
+			i, _ := toInt(v)
+			return Int(-i)
+		case *TensorValue:
+			var out Value
+			it.guard(x.Start, func() { out = &TensorValue{n.t.Neg()} })
+			return out
+		}
+	}
+	it.failf(x.Start, "unsupported operand type for unary %s: %s", x.Op, v.Type())
+	return nil
+}
+
+// truth returns the truthiness of v: none, false, 0, 0.0 and empty
+// strings and containers are false; a tensor must have one element.
+func (it *Interp) truth(pos lang.Pos, v Value) bool {
+	switch x := v.(type) {
+	case NoneType:
+		return false
+	case Bool:
+		return bool(x)
+	case Int:
+		return x != 0
+	case Float:
+		return x != 0
+	case String:
+		return x != ""
+	case Tuple:
+		return len(x) > 0
+	case *List:
+		return len(x.elems) > 0
+	case *Dict:
+		return len(x.keys) > 0
+	case *Range:
+		return x.Len() > 0
+	case *TensorValue:
+		return it.tensorTruth(pos, x)
+	}
+	return true
+}
+
+func (it *Interp) binary(pos lang.Pos, op string, x, y Value) Value {
+	if b, ok := x.(HasBinary); ok {
+		var v Value
+		var err error
+		it.guard(pos, func() { v, err = b.Binary(op, y, false) })
+		if err != nil {
+			it.fail(pos, err)
+		}
+		if v != nil {
+			return v
+		}
+	}
+	if b, ok := y.(HasBinary); ok {
+		var v Value
+		var err error
+		it.guard(pos, func() { v, err = b.Binary(op, x, true) })
+		if err != nil {
+			it.fail(pos, err)
+		}
+		if v != nil {
+			return v
+		}
+	}
+	switch op {
+	case "==":
+		return Bool(equal(x, y))
+	case "!=":
+		return Bool(!equal(x, y))
+	case "<", "<=", ">", ">=":
+		c, ok := compare(x, y)
+		if !ok {
+			it.failf(pos, "cannot compare %s %s %s", x.Type(), op, y.Type())
+		}
+		return Bool(cmpHolds(op, c))
+	}
+	if v := it.arith(pos, op, x, y); v != nil {
+		return v
+	}
+	it.failf(pos, "unsupported operand types for %s: %s and %s", op, x.Type(), y.Type())
+	return nil
+}
+
+func cmpHolds(op string, c int) bool {
+	switch op {
+	case "<":
+		return c < 0
+	case "<=":
+		return c <= 0
+	case ">":
+		return c > 0
+	}
+	return c >= 0
+}
+
+// arith handles + - * / // % ** on numbers and the sequence operators; it
+// returns nil for unsupported operand types.
+func (it *Interp) arith(pos lang.Pos, op string, x, y Value) Value {
+	xi, xInt := toInt(x)
+	yi, yInt := toInt(y)
+	if xInt && yInt {
+		return it.intOp(pos, op, xi, yi)
+	}
+	xf, xNum := toFloat(x)
+	yf, yNum := toFloat(y)
+	if xNum && yNum {
+		return it.floatOp(pos, op, xf, yf)
+	}
+	switch a := x.(type) {
+	case String:
+		if b, ok := y.(String); ok && op == "+" {
+			return a + b
+		}
+		if op == "*" && yInt {
+			return String(strings.Repeat(string(a), int(it.repeatCount(pos, yi, len(a)))))
+		}
+	case *List:
+		if b, ok := y.(*List); ok && op == "+" {
+			return NewList(append(append([]Value{}, a.elems...), b.elems...))
+		}
+		if op == "*" && yInt {
+			return NewList(repeat(a.elems, it.repeatCount(pos, yi, len(a.elems))))
+		}
+	case Tuple:
+		if b, ok := y.(Tuple); ok && op == "+" {
+			return append(append(Tuple{}, a...), b...)
+		}
+		if op == "*" && yInt {
+			return Tuple(repeat(a, it.repeatCount(pos, yi, len(a))))
+		}
+	}
+	if xInt && op == "*" {
+		switch y.(type) {
+		case String, *List, Tuple:
+			return it.arith(pos, op, y, x)
+		}
+	}
+	return nil
+}
+
+func (it *Interp) repeatCount(pos lang.Pos, n int64, size int) int64 {
+	if n < 0 {
+		n = 0
+	}
+	if size > 0 && n > (1<<26)/int64(size) {
+		it.failf(pos, "repeat count %d too large", n)
+	}
+	return n
+}
+
+func repeat(vs []Value, n int64) []Value {
+	out := make([]Value, 0, int64(len(vs))*n)
+	for i := int64(0); i < n; i++ {
+		out = append(out, vs...)
+	}
+	return out
+}
+
+func (it *Interp) intOp(pos lang.Pos, op string, a, b int64) Value {
+	switch op {
+	case "+":
+		return Int(a + b)
+	case "-":
+		return Int(a - b)
+	case "*":
+		return Int(a * b)
+	case "/":
+		if b == 0 {
+			it.failf(pos, "division by zero")
+		}
+		return Float(float64(a) / float64(b))
+	case "//", "%":
+		if b == 0 {
+			it.failf(pos, "integer division or modulo by zero")
+		}
+		if b == -1 { // avoid the overflow trap of MinInt64 / -1
+			if op == "//" {
+				return Int(-a)
+			}
+			return Int(0)
+		}
+		q, r := a/b, a%b
+		if r != 0 && (r < 0) != (b < 0) {
+			q, r = q-1, r+b
+		}
+		if op == "//" {
+			return Int(q)
+		}
+		return Int(r)
+	case "**":
+		if b < 0 {
+			return it.floatOp(pos, op, float64(a), float64(b))
+		}
+		return Int(ipow(a, b))
+	}
+	return nil
+}
+
+func ipow(a, b int64) int64 {
+	r := int64(1)
+	for b > 0 {
+		if b&1 == 1 {
+			r *= a
+		}
+		a *= a
+		b >>= 1
+	}
+	return r
+}
+
+func (it *Interp) floatOp(pos lang.Pos, op string, a, b float64) Value {
+	switch op {
+	case "+":
+		return Float(a + b)
+	case "-":
+		return Float(a - b)
+	case "*":
+		return Float(a * b)
+	case "/":
+		if b == 0 {
+			it.failf(pos, "division by zero")
+		}
+		return Float(a / b)
+	case "//":
+		if b == 0 {
+			it.failf(pos, "division by zero")
+		}
+		return Float(math.Floor(a / b))
+	case "%":
+		if b == 0 {
+			it.failf(pos, "division by zero")
+		}
+		m := math.Mod(a, b)
+		if m != 0 && (m < 0) != (b < 0) {
+			m += b
+		}
+		return Float(m)
+	case "**":
+		if a == 0 && b < 0 {
+			it.failf(pos, "zero to a negative power")
+		}
+		return Float(math.Pow(a, b))
+	}
+	return nil
+}
+
+// equal reports whether x == y: numbers by value, containers element by
+// element, other values by identity.
+func equal(x, y Value) bool {
+	if xi, ok := toInt(x); ok {
+		if yi, ok := toInt(y); ok {
+			return xi == yi
+		}
+	}
+	if xf, ok := toFloat(x); ok {
+		yf, ok := toFloat(y)
+		return ok && xf == yf
+	}
+	switch a := x.(type) {
+	case NoneType:
+		return y == None
+	case String:
+		b, ok := y.(String)
+		return ok && a == b
+	case Tuple:
+		b, ok := y.(Tuple)
+		return ok && equalSlices(a, b)
+	case *List:
+		b, ok := y.(*List)
+		return ok && equalSlices(a.elems, b.elems)
+	case *Dict:
+		b, ok := y.(*Dict)
+		if !ok || len(a.keys) != len(b.keys) {
+			return false
+		}
+		for _, k := range a.keys {
+			bv, ok := b.m[k]
+			if !ok || !equal(a.m[k], bv) {
+				return false
+			}
+		}
+		return true
+	case DType:
+		b, ok := y.(DType)
+		return ok && a == b
+	case *Range:
+		b, ok := y.(*Range)
+		return ok && *a == *b
+	}
+	return x == y
+}
+
+func equalSlices(a, b []Value) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// compare orders numbers, strings, and tuples or lists lexicographically.
+func compare(x, y Value) (int, bool) {
+	if xi, ok := toInt(x); ok {
+		if yi, ok := toInt(y); ok {
+			return cmp3(xi < yi, xi > yi), true
+		}
+	}
+	if xf, ok := toFloat(x); ok {
+		if yf, ok := toFloat(y); ok {
+			return cmp3(xf < yf, xf > yf), true
+		}
+		return 0, false
+	}
+	switch a := x.(type) {
+	case String:
+		if b, ok := y.(String); ok {
+			return strings.Compare(string(a), string(b)), true
+		}
+	case Tuple:
+		if b, ok := y.(Tuple); ok {
+			return compareSlices(a, b)
+		}
+	case *List:
+		if b, ok := y.(*List); ok {
+			return compareSlices(a.elems, b.elems)
+		}
+	}
+	return 0, false
+}
+
+func cmp3(lt, gt bool) int {
+	switch {
+	case lt:
+		return -1
+	case gt:
+		return 1
+	}
+	return 0
+}
+
+func compareSlices(a, b []Value) (int, bool) {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if equal(a[i], b[i]) {
+			continue
+		}
+		return compare(a[i], b[i])
+	}
+	return cmp3(len(a) < len(b), len(a) > len(b)), true
+}

@@ -1,0 +1,159 @@
+package interp
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// strFormat implements "...".format(args): {} takes the next argument, {0}
+// argument 0, {name} a keyword argument, and ":spec" Python's basic format
+// spec ([[fill]align][sign][0][width][.precision][type], type one of
+// d f e g s %).
+func strFormat(it *Interp, r Value, c *call) Value {
+	s := string(r.(String))
+	var b strings.Builder
+	next := 0
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if ch == '}' {
+			if i+1 < len(s) && s[i+1] == '}' {
+				i++
+			}
+			b.WriteByte('}')
+			continue
+		}
+		if ch != '{' {
+			b.WriteByte(ch)
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '{' {
+			b.WriteByte('{')
+			i++
+			continue
+		}
+		end := strings.IndexByte(s[i:], '}')
+		if end < 0 {
+			it.failf(c.pos, "format: unclosed { in format string")
+		}
+		field, spec, _ := strings.Cut(s[i+1:i+end], ":")
+		i += end
+		var v Value
+		switch n, err := strconv.Atoi(field); {
+		case field == "":
+			if next >= len(c.args) {
+				it.failf(c.pos, "format: not enough arguments")
+			}
+			v = c.args[next]
+			next++
+		case err == nil:
+			if n < 0 || n >= len(c.args) {
+				it.failf(c.pos, "format: no argument %d", n)
+			}
+			v = c.args[n]
+		default:
+			for _, k := range c.kw {
+				if k.name == field {
+					v = k.value
+				}
+			}
+			if v == nil {
+				it.failf(c.pos, "format: no argument %s", field)
+			}
+		}
+		b.WriteString(it.formatSpec(c, v, spec))
+	}
+	return String(b.String())
+}
+
+// formatSpec formats v by a Python format spec.
+func (it *Interp) formatSpec(c *call, v Value, spec string) string {
+	if spec == "" {
+		return str(v)
+	}
+	fill, align := " ", byte(0)
+	if len(spec) >= 2 && strings.IndexByte("<>^", spec[1]) >= 0 {
+		fill, align, spec = spec[:1], spec[1], spec[2:]
+	} else if len(spec) >= 1 && strings.IndexByte("<>^", spec[0]) >= 0 {
+		align, spec = spec[0], spec[1:]
+	}
+	flags := ""
+	if spec != "" && (spec[0] == '+' || spec[0] == ' ' || spec[0] == '-') {
+		flags, spec = spec[:1], spec[1:]
+	}
+	if spec != "" && spec[0] == '0' {
+		flags, fill, spec = flags+"0", "0", spec[1:]
+	}
+	i := 0
+	for i < len(spec) && spec[i] >= '0' && spec[i] <= '9' {
+		i++
+	}
+	width, _ := strconv.Atoi(spec[:i])
+	spec = spec[i:]
+	prec := -1
+	if strings.HasPrefix(spec, ".") {
+		j := 1
+		for j < len(spec) && spec[j] >= '0' && spec[j] <= '9' {
+			j++
+		}
+		prec, _ = strconv.Atoi(spec[1:j])
+		spec = spec[j:]
+	}
+	var out string
+	switch typ := spec; typ {
+	case "d":
+		n, ok := toInt(v)
+		if !ok {
+			it.failf(c.pos, "format: d needs an int, got %s", v.Type())
+		}
+		out = fmt.Sprintf("%"+strings.TrimSuffix(flags, "0")+"d", n)
+	case "f", "e", "g", "%", "F", "E":
+		f, ok := toFloat(v)
+		if !ok {
+			it.failf(c.pos, "format: %s needs a number, got %s", typ, v.Type())
+		}
+		if prec < 0 {
+			prec = 6
+		}
+		verb := strings.ToLower(typ)
+		if typ == "%" {
+			f, verb = f*100, "f"
+		}
+		out = fmt.Sprintf("%"+strings.TrimSuffix(flags, "0")+"."+strconv.Itoa(prec)+verb, f)
+		if typ == "%" {
+			out += "%"
+		}
+	case "", "s":
+		out = str(v)
+		if prec >= 0 && len(out) > prec {
+			out = out[:prec]
+		}
+		if _, isNum := toFloat(v); isNum && align == 0 {
+			align = '>'
+		}
+	default:
+		it.failf(c.pos, "format: unknown format spec type %q", typ)
+	}
+	return pad(out, fill, align, width)
+}
+
+func pad(s, fill string, align byte, width int) string {
+	n := width - len([]rune(s))
+	if n <= 0 {
+		return s
+	}
+	switch align {
+	case '<':
+		return s + strings.Repeat(fill, n)
+	case '^':
+		return strings.Repeat(fill, n/2) + s + strings.Repeat(fill, n-n/2)
+	case 0:
+		if fill == "0" && (strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+")) {
+			return s[:1] + strings.Repeat("0", n) + s[1:]
+		}
+		if _, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64); err != nil {
+			return s + strings.Repeat(fill, n)
+		}
+	}
+	return strings.Repeat(fill, n) + s
+}

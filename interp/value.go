@@ -1,0 +1,284 @@
+package interp
+
+import (
+	"strings"
+
+	"tiny/lang"
+)
+
+// Value is a value of the tiny language. String returns the value as it
+// prints inside a container (strings quoted); Type returns its type name as
+// type(x) reports it.
+type Value interface {
+	String() string
+	Type() string
+}
+
+// HasAttrs is implemented by values with attributes or methods (x.name).
+// Attr returns (nil, nil) for an unknown name.
+type HasAttrs interface {
+	Value
+	Attr(name string) (Value, error)
+	AttrNames() []string
+}
+
+// Callable is implemented by values that can be called.
+type Callable interface {
+	Value
+	Name() string
+	call(it *Interp, pos lang.Pos, args []Value, kwargs []kwarg) Value
+}
+
+// HasBinary is implemented by values with their own binary operators. Binary
+// returns (nil, nil) when it does not handle op; right reports that the value
+// is the right operand.
+type HasBinary interface {
+	Value
+	Binary(op string, y Value, right bool) (Value, error)
+}
+
+// Iterable is implemented by values a for loop can walk.
+type Iterable interface {
+	Value
+	Iterate(yield func(Value) bool)
+}
+
+// Sequence is implemented by iterable values with a length and integer
+// indexing.
+type Sequence interface {
+	Iterable
+	Len() int
+	At(i int) Value
+}
+
+// kwarg is one keyword argument of a call.
+type kwarg struct {
+	name  string
+	value Value
+}
+
+// NoneType is the type of none.
+type NoneType struct{}
+
+// None is the none value.
+var None Value = NoneType{}
+
+// Bool is true or false.
+type Bool bool
+
+// Int is a 64-bit integer.
+type Int int64
+
+// Float is a 64-bit float.
+type Float float64
+
+// String is an immutable string.
+type String string
+
+// Tuple is an immutable sequence.
+type Tuple []Value
+
+func (NoneType) String() string { return "none" }
+func (NoneType) Type() string   { return "none" }
+
+func (b Bool) String() string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+func (Bool) Type() string { return "bool" }
+
+func (i Int) String() string { return formatInt(int64(i)) }
+func (Int) Type() string     { return "int" }
+
+func (f Float) String() string { return formatFloat(float64(f)) }
+func (Float) Type() string     { return "float" }
+
+func (s String) String() string { return quote(string(s)) }
+func (String) Type() string     { return "string" }
+
+// Len returns the number of bytes of s.
+func (s String) Len() int { return len([]rune(string(s))) }
+
+// At returns the i-th character.
+func (s String) At(i int) Value { return String(string([]rune(string(s))[i])) }
+
+// Iterate yields the characters of s.
+func (s String) Iterate(yield func(Value) bool) {
+	for _, r := range string(s) {
+		if !yield(String(string(r))) {
+			return
+		}
+	}
+}
+
+func (t Tuple) String() string {
+	if len(t) == 1 {
+		return "(" + t[0].String() + ",)"
+	}
+	return "(" + joinValues(t) + ")"
+}
+func (Tuple) Type() string { return "tuple" }
+
+// Len returns the number of elements.
+func (t Tuple) Len() int { return len(t) }
+
+// At returns element i.
+func (t Tuple) At(i int) Value { return t[i] }
+
+// Iterate yields the elements.
+func (t Tuple) Iterate(yield func(Value) bool) {
+	for _, v := range t {
+		if !yield(v) {
+			return
+		}
+	}
+}
+
+// List is a mutable sequence.
+type List struct {
+	elems []Value
+}
+
+// NewList returns a list holding elems.
+func NewList(elems []Value) *List { return &List{elems: elems} }
+
+func (l *List) String() string { return "[" + joinValues(l.elems) + "]" }
+func (*List) Type() string     { return "list" }
+
+// Len returns the number of elements.
+func (l *List) Len() int { return len(l.elems) }
+
+// At returns element i.
+func (l *List) At(i int) Value { return l.elems[i] }
+
+// Iterate yields the elements; appending during the loop is seen.
+func (l *List) Iterate(yield func(Value) bool) {
+	for i := 0; i < len(l.elems); i++ {
+		if !yield(l.elems[i]) {
+			return
+		}
+	}
+}
+
+// Dict maps strings to values, keeping insertion order.
+type Dict struct {
+	keys []string
+	m    map[string]Value
+}
+
+// NewDict returns an empty dict.
+func NewDict() *Dict { return &Dict{m: map[string]Value{}} }
+
+// Set binds key to v.
+func (d *Dict) Set(key string, v Value) {
+	if _, ok := d.m[key]; !ok {
+		d.keys = append(d.keys, key)
+	}
+	d.m[key] = v
+}
+
+// Get returns the value of key.
+func (d *Dict) Get(key string) (Value, bool) {
+	v, ok := d.m[key]
+	return v, ok
+}
+
+// Delete removes key.
+func (d *Dict) Delete(key string) {
+	if _, ok := d.m[key]; !ok {
+		return
+	}
+	delete(d.m, key)
+	for i, k := range d.keys {
+		if k == key {
+			d.keys = append(d.keys[:i:i], d.keys[i+1:]...)
+			break
+		}
+	}
+}
+
+func (d *Dict) String() string {
+	parts := make([]string, len(d.keys))
+	for i, k := range d.keys {
+		parts[i] = quote(k) + ": " + d.m[k].String()
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+func (*Dict) Type() string { return "dict" }
+
+// Len returns the number of keys.
+func (d *Dict) Len() int { return len(d.keys) }
+
+// Iterate yields the keys in insertion order.
+func (d *Dict) Iterate(yield func(Value) bool) {
+	for _, k := range append([]string(nil), d.keys...) {
+		if !yield(String(k)) {
+			return
+		}
+	}
+}
+
+// Range is range(start, stop, step), iterated lazily.
+type Range struct {
+	start, stop, step int64
+}
+
+func (r *Range) String() string {
+	if r.step == 1 {
+		return "range(" + formatInt(r.start) + ", " + formatInt(r.stop) + ")"
+	}
+	return "range(" + formatInt(r.start) + ", " + formatInt(r.stop) + ", " + formatInt(r.step) + ")"
+}
+func (*Range) Type() string { return "range" }
+
+// Len returns the number of values.
+func (r *Range) Len() int {
+	var n int64
+	if r.step > 0 && r.stop > r.start {
+		n = (r.stop - r.start + r.step - 1) / r.step
+	} else if r.step < 0 && r.stop < r.start {
+		n = (r.start - r.stop - r.step - 1) / -r.step
+	}
+	return int(n)
+}
+
+// At returns the i-th value.
+func (r *Range) At(i int) Value { return Int(r.start + int64(i)*r.step) }
+
+// Iterate yields the values.
+func (r *Range) Iterate(yield func(Value) bool) {
+	n := r.Len()
+	for i := 0; i < n; i++ {
+		if !yield(r.At(i)) {
+			return
+		}
+	}
+}
+
+// Module is the globals of an imported file; m.name reads them.
+type Module struct {
+	name    string
+	globals *scope
+}
+
+func (m *Module) String() string { return "<module " + quote(m.name) + ">" }
+func (*Module) Type() string     { return "module" }
+
+// Attr returns a global of the module.
+func (m *Module) Attr(name string) (Value, error) {
+	v, _ := m.globals.vars[name]
+	return v, nil
+}
+
+// AttrNames returns the module's globals.
+func (m *Module) AttrNames() []string { return m.globals.names() }
+
+func joinValues(vs []Value) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = v.String()
+	}
+	return strings.Join(parts, ", ")
+}
