@@ -14,21 +14,26 @@ import (
 var start = time.Now()
 
 var coreBuiltins = map[string]func(it *Interp, c *call) Value{
-	"print":     print_,
-	"len":       len_,
-	"range":     range_,
-	"min":       func(it *Interp, c *call) Value { return it.minMax(c, -1) },
-	"max":       func(it *Interp, c *call) Value { return it.minMax(c, 1) },
-	"abs":       abs_,
-	"int":       func(it *Interp, c *call) Value { var x Value; it.unpack(c, "x", &x); return it.toIntValue(c, x) },
-	"float":     func(it *Interp, c *call) Value { var x Value; it.unpack(c, "x", &x); return it.toFloatValue(c, x) },
-	"str":       func(it *Interp, c *call) Value { var x Value; it.unpack(c, "x", &x); return String(str(x)) },
-	"repr":      func(it *Interp, c *call) Value { var x Value; it.unpack(c, "x", &x); return String(x.String()) },
-	"type":      func(it *Interp, c *call) Value { var x Value; it.unpack(c, "x", &x); return String(x.Type()) },
-	"args":      args_,
-	"clock":     func(it *Interp, c *call) Value { it.unpack(c); return Float(time.Since(start).Seconds()) },
-	"assert":    assert_,
-	"error":     func(it *Interp, c *call) Value { var msg Value; it.unpack(c, "msg", &msg); it.failf(c.pos, "%s", str(msg)); return nil },
+	"print":  print_,
+	"len":    len_,
+	"range":  range_,
+	"min":    func(it *Interp, c *call) Value { return it.minMax(c, -1) },
+	"max":    func(it *Interp, c *call) Value { return it.minMax(c, 1) },
+	"abs":    abs_,
+	"int":    func(it *Interp, c *call) Value { var x Value; it.unpack(c, "x", &x); return it.toIntValue(c, x) },
+	"float":  func(it *Interp, c *call) Value { var x Value; it.unpack(c, "x", &x); return it.toFloatValue(c, x) },
+	"str":    func(it *Interp, c *call) Value { var x Value; it.unpack(c, "x", &x); return String(str(x)) },
+	"repr":   func(it *Interp, c *call) Value { var x Value; it.unpack(c, "x", &x); return String(x.String()) },
+	"type":   func(it *Interp, c *call) Value { var x Value; it.unpack(c, "x", &x); return String(x.Type()) },
+	"args":   args_,
+	"clock":  func(it *Interp, c *call) Value { it.unpack(c); return Float(time.Since(start).Seconds()) },
+	"assert": assert_,
+	"error": func(it *Interp, c *call) Value {
+		var msg Value
+		it.unpack(c, "msg", &msg)
+		it.failf(c.pos, "%s", str(msg))
+		return nil
+	},
 	"sorted":    sorted_,
 	"list":      func(it *Interp, c *call) Value { return NewList(it.collect(c)) },
 	"tuple":     func(it *Interp, c *call) Value { return Tuple(it.collect(c)) },

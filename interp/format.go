@@ -64,7 +64,7 @@ func quote(s string) string {
 			b.WriteString(`\r`)
 		default:
 			if r < 0x20 || r == 0x7f {
-				b.WriteString(strconv.QuoteRune(r)[1:len(strconv.QuoteRune(r))-1])
+				b.WriteString(strconv.QuoteRune(r)[1 : len(strconv.QuoteRune(r))-1])
 			} else {
 				b.WriteRune(r)
 			}

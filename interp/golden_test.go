@@ -56,7 +56,7 @@ func parseGolden(t *testing.T, src string) []example {
 
 // testImports are the files the import golden may import.
 var testImports = fstest.MapFS{
-	"lib/util.tiny":  {Data: []byte("scale = 3\nfn triple(x) { return x * scale }\nprint(\"loading util\")\n")},
+	"lib/util.tiny":   {Data: []byte("scale = 3\nfn triple(x) { return x * scale }\nprint(\"loading util\")\n")},
 	"lib/broken.tiny": {Data: []byte("x = 1\ny = x + \"a\"\n")},
 	"lib/syntax.tiny": {Data: []byte("x = (1\n")},
 }

@@ -42,8 +42,11 @@ func init() {
 		"count":   seqCount,
 		"reverse": listReverse,
 		"sort":    listSort,
-		"copy":    func(it *Interp, r Value, c *call) Value { it.unpack(c); return NewList(append([]Value{}, r.(*List).elems...)) },
-		"clear":   func(it *Interp, r Value, c *call) Value { it.unpack(c); r.(*List).elems = nil; return None },
+		"copy": func(it *Interp, r Value, c *call) Value {
+			it.unpack(c)
+			return NewList(append([]Value{}, r.(*List).elems...))
+		},
+		"clear": func(it *Interp, r Value, c *call) Value { it.unpack(c); r.(*List).elems = nil; return None },
 	}
 	methodTables["tuple"] = map[string]methodFn{"index": seqIndexOf, "count": seqCount}
 	methodTables["dict"] = map[string]methodFn{
