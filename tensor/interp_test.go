@@ -29,6 +29,12 @@ func cpuEngine(t testing.TB) *Engine {
 	return e
 }
 
+// engines returns the engines the differential tests run on: the CPU
+// device and the reference evaluator.
+func engines(t testing.TB) map[string]*Engine {
+	return map[string]*Engine{"cpu": cpuEngine(t), "ref": refEngine()}
+}
+
 // interpKernel evaluates a kernel AST for every output element.
 func interpKernel(k *codegen.Kernel, bufs []*devices.Buffer) {
 	in := make([][]float64, len(bufs))

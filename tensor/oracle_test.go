@@ -201,7 +201,12 @@ func (o oracleArray) tensor(e *Engine) *Tensor {
 }
 
 func TestOracle(t *testing.T) {
-	e := cpuEngine(t)
+	for name, e := range engines(t) {
+		t.Run(name, func(t *testing.T) { runOracle(t, e) })
+	}
+}
+
+func runOracle(t *testing.T, e *Engine) {
 	cases := loadOracle(t)
 	pass := 0
 	for _, c := range cases {

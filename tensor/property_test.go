@@ -265,7 +265,12 @@ func randomInput(r *rand.Rand, e *Engine, shp []int) pair {
 }
 
 func TestRandomGraphs(t *testing.T) {
-	e := cpuEngine(t)
+	for name, e := range engines(t) {
+		t.Run(name, func(t *testing.T) { randomGraphs(t, e) })
+	}
+}
+
+func randomGraphs(t *testing.T, e *Engine) {
 	iters := 150
 	if testing.Short() {
 		iters = 40
