@@ -7,8 +7,6 @@ import (
 	"tiny/shape"
 )
 
-func st(t testing.TB, s ...int) shape.Tracker { return shape.FromInts(s...) }
-
 func load(buf int, d DType, st shape.Tracker) *Node {
 	return &Node{Op: OpLoad, DType: d, Buf: buf, ST: st}
 }
@@ -19,38 +17,132 @@ func store(d DType, st shape.Tracker, v *Node) *Node {
 
 func alu(op Op, d DType, src ...*Node) *Node { return &Node{Op: op, DType: d, Src: src} }
 
-func TestLowerAdd(t *testing.T) {
-	s := st(t, 4096, 4096)
-	k := &Kernel{AST: store(Float32, s, alu(OpAdd, Float32, load(1, Float32, s), load(2, Float32, s))),
-		Bufs: []BufSpec{{Float32, 1 << 24}, {Float32, 1 << 24}, {Float32, 1 << 24}}}
-	p, err := Lower(k, Options{})
+func sum(axes []int, v *Node) *Node {
+	return &Node{Op: OpReduce, DType: v.DType, ReduceOp: OpAdd, Axes: axes, Src: []*Node{v}}
+}
+
+func must(st shape.Tracker, err error) shape.Tracker {
+	if err != nil {
+		panic(err)
+	}
+	return st
+}
+
+func lower(t *testing.T, k *Kernel, opts Options) *Program {
+	t.Helper()
+	p, err := Lower(k, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Log("\n" + p.String())
-	if p.Name != "E_16777216" || p.Global != 1<<24 {
-		t.Errorf("name %s global %d", p.Name, p.Global)
+	return p
+}
+
+// count returns how many uops of p have op (and, for RANGE, kind).
+func count(p *Program, op Op, kind ...RangeKind) int {
+	n := 0
+	for _, u := range p.UOps {
+		if u.Op == op && (len(kind) == 0 || u.Kind == kind[0]) {
+			n++
+		}
 	}
-	if n := strings.Count(p.String(), "RANGE"); n != 2 {
-		t.Errorf("want one loop, got\n%s", p)
+	return n
+}
+
+func TestDocExample(t *testing.T) {
+	s := shape.FromInts(3)
+	two := must(shape.FromInts(1).ExpandInts([]int{3}))
+	k := &Kernel{AST: store(Int32, s, alu(OpAdd, Int32, load(1, Int32, s), &Node{Op: OpConst, DType: Int32, Val: 2, ST: two})),
+		Bufs: []BufSpec{{Int32, 3}, {Int32, 3}}}
+	p := lower(t, k, Options{})
+	want := `   0 CONST        : index   [] 0
+   1 CONST        : index   [] 3
+   2 DEFINE_GLOBAL: int32   [] data1
+   3 CONST        : int32   [] 2
+   4 DEFINE_GLOBAL: int32   [] data0
+   5 RANGE        : index   [0, 1] ridx0 global
+   6   LOAD         : int32   [2, 5]
+   7   ADD          : int32   [6, 3]
+   8   STORE        : int32   [4, 5, 7]
+   9 ENDRANGE     : index   [5]
+`
+	if got := p.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if p.Name != "E_3" || KernelName(k) != "E_3" {
+		t.Errorf("name %s", p.Name)
 	}
 }
 
-func TestLowerReduce(t *testing.T) {
-	full, out := st(t, 4096, 4096), st(t, 4096, 1)
-	k := &Kernel{AST: store(Float32, out, &Node{Op: OpReduce, DType: Float32, ReduceOp: OpAdd, Axes: []int{1}, Src: []*Node{load(1, Float32, full)}}),
-		Bufs: []BufSpec{{Float32, 4096}, {Float32, 1 << 24}}}
-	p, err := Lower(k, Options{})
-	if err != nil {
-		t.Fatal(err)
+func TestMerge(t *testing.T) {
+	s := shape.FromInts(4096, 4096)
+	k := &Kernel{AST: store(Float32, s, alu(OpAdd, Float32, load(1, Float32, s), load(2, Float32, s))),
+		Bufs: []BufSpec{{Float32, 1 << 24}, {Float32, 1 << 24}, {Float32, 1 << 24}}}
+	p := lower(t, k, Options{})
+	if p.Name != "E_16777216" || p.Global != 1<<24 || count(p, OpRange) != 1 {
+		t.Errorf("contiguous add: want one loop of 16M, got %s\n%s", p.Name, p)
 	}
-	t.Log("\n" + p.String())
-	out = st(t, 1, 4096)
-	k = &Kernel{AST: store(Float32, out, &Node{Op: OpReduce, DType: Float32, ReduceOp: OpAdd, Axes: []int{0}, Src: []*Node{load(1, Float32, full)}}),
-		Bufs: []BufSpec{{Float32, 4096}, {Float32, 1 << 24}}}
-	p, err = Lower(k, Options{})
-	if err != nil {
-		t.Fatal(err)
+	if p.Flops != 1<<24 || p.Bytes != 3*4<<24 {
+		t.Errorf("estimates: %d flops %d bytes", p.Flops, p.Bytes)
 	}
-	t.Log("\n" + p.String())
+	if p := lower(t, k, Options{NoMerge: true}); count(p, OpRange) != 2 {
+		t.Errorf("NoMerge: want two loops\n%s", p)
+	}
+	tr := must(shape.FromInts(64, 32).Permute([]int{1, 0}))
+	s2 := shape.FromInts(32, 64)
+	k = &Kernel{AST: store(Float32, s2, alu(OpAdd, Float32, load(1, Float32, s2), load(2, Float32, tr))),
+		Bufs: []BufSpec{{Float32, 2048}, {Float32, 2048}, {Float32, 2048}}}
+	if p := lower(t, k, Options{}); count(p, OpRange) != 2 || p.Name != "E_32_64" {
+		t.Errorf("a transposed input must keep two loops, got %s\n%s", p.Name, p)
+	}
+}
+
+func TestReduceOrder(t *testing.T) {
+	full := shape.FromInts(4096, 4096)
+	rows := &Kernel{AST: store(Float32, shape.FromInts(4096, 1), sum([]int{1}, load(1, Float32, full))),
+		Bufs: []BufSpec{{Float32, 4096}, {Float32, 1 << 24}}}
+	p := lower(t, rows, Options{})
+	if count(p, OpRange, RangeInner) != 0 || count(p, OpRange, RangeReduce) != 1 || p.Name != "r_4096_4096" {
+		t.Errorf("sum over axis 1: want the reduce loop innermost\n%s", p)
+	}
+	cols := &Kernel{AST: store(Float32, shape.FromInts(1, 4096), sum([]int{0}, load(1, Float32, full))),
+		Bufs: []BufSpec{{Float32, 4096}, {Float32, 1 << 24}}}
+	p = lower(t, cols, Options{})
+	if count(p, OpRange, RangeInner) != 2 || !strings.Contains(p.String(), "x1024") {
+		t.Errorf("sum over axis 0: want rows accumulated into an output run\n%s", p)
+	}
+	if p := lower(t, cols, Options{NoReorder: true}); count(p, OpRange, RangeInner) != 0 {
+		t.Errorf("NoReorder: want no inner loop\n%s", p)
+	}
+	all := &Kernel{AST: store(Float32, shape.FromInts(1, 1), sum([]int{0, 1}, load(1, Float32, full))),
+		Bufs: []BufSpec{{Float32, 1}, {Float32, 1 << 24}}}
+	if p := lower(t, all, Options{}); !p.SplitReduce || p.Global < 2 || p.Name != "r_16777216" {
+		t.Errorf("full sum: want a split reduce\n%s", p)
+	}
+}
+
+func TestUnroll(t *testing.T) {
+	full := shape.FromInts(100, 3)
+	k := &Kernel{AST: store(Float32, shape.FromInts(100, 1), sum([]int{1}, load(1, Float32, full))),
+		Bufs: []BufSpec{{Float32, 100}, {Float32, 300}}}
+	p := lower(t, k, Options{})
+	if count(p, OpDefineAcc) != 0 || count(p, OpLoad) != 3 || count(p, OpRange) != 1 {
+		t.Errorf("a reduce over 3 must unroll into three loads\n%s", p)
+	}
+	if p := lower(t, k, Options{NoUnroll: true}); count(p, OpDefineAcc) != 1 {
+		t.Errorf("NoUnroll: want an accumulator\n%s", p)
+	}
+}
+
+func TestPaddedLoadIsGated(t *testing.T) {
+	pad := must(shape.FromInts(3, 3).PadInts([][2]int{{1, 1}, {1, 1}}))
+	s := shape.FromInts(5, 5)
+	k := &Kernel{AST: store(Float32, s, load(1, Float32, pad)), Bufs: []BufSpec{{Float32, 25}, {Float32, 9}}}
+	p := lower(t, k, Options{NoUnroll: true})
+	found := false
+	for _, u := range p.UOps {
+		found = found || (u.Op == OpLoad && len(u.Src) == 3 && p.UOps[u.Src[2]].DType == Bool)
+	}
+	if !found {
+		t.Errorf("want a gated load\n%s", p)
+	}
 }

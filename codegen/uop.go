@@ -80,8 +80,9 @@ func (p *Program) String() string {
 		for j, s := range u.Src {
 			src[j] = fmt.Sprint(s)
 		}
-		fmt.Fprintf(&b, "%4d %s%-13s: %-7s [%s] %s\n", i, strings.Repeat("  ", depth), u.Op, u.DType,
+		line := fmt.Sprintf("%4d %s%-13s: %-7s [%s] %s", i, strings.Repeat("  ", depth), u.Op, u.DType,
 			strings.Join(src, ", "), u.arg())
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
 		if u.Op == OpRange {
 			depth++
 		}

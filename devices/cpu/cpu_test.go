@@ -107,3 +107,57 @@ func TestReduce(t *testing.T) {
 	check(t, kt.Kernel(shape.FromInts(16, 70, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))),
 		spec(f32, 16*24), spec(f32, 24*70)))
 }
+
+// TestRandomKernels checks random small kernels against the oracle.
+func TestRandomKernels(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 50
+	}
+	for seed := range n {
+		k := kt.RandomKernel(rand.New(rand.NewSource(int64(seed))))
+		t.Run(k.Name, func(t *testing.T) { check(t, k) })
+	}
+}
+
+// TestDTypes runs an add and a cast from float32 for every dtype.
+func TestDTypes(t *testing.T) {
+	s := shape.FromInts(5, 300)
+	for _, d := range codegen.DTypes {
+		op := codegen.OpAdd
+		if d == codegen.Bool {
+			op = codegen.OpOr
+		}
+		check(t, kt.Kernel(s, kt.Op(op, d, kt.Load(1, d, s), kt.Load(2, d, s)), spec(d, 1500), spec(d, 1500)))
+		check(t, kt.Kernel(s, kt.Op(codegen.OpCast, d, kt.Load(1, f32, s)), spec(f32, 1500)))
+		check(t, kt.Kernel(s, kt.Op(codegen.OpCast, f32, kt.Load(1, d, s)), spec(d, 1500)))
+	}
+}
+
+// TestCastValues pins the semantics the oracle shares with the device:
+// float to int truncates toward zero, float16 rounds to nearest even.
+func TestCastValues(t *testing.T) {
+	in := []float32{-2.7, 2.7, -0.5, 1.0009765625 + 1.0/4096, 65519, 0}
+	want := map[codegen.DType][]float64{
+		codegen.Int32:   {-2, 2, 0, 1, 65519, 0},
+		codegen.Bool:    {1, 1, 1, 1, 1, 0},
+		codegen.Float16: {-2.69921875, 2.69921875, -0.5, 1.0009765625, 65504, 0},
+	}
+	s := shape.FromInts(len(in))
+	for d, w := range want {
+		k := kt.Kernel(s, kt.Op(codegen.OpCast, d, kt.Load(1, f32, s)), spec(f32, len(in)))
+		p, _ := codegen.Lower(k, codegen.Options{})
+		dev, _ := Open(devices.Options{})
+		r, _ := dev.Compile(p)
+		out, x := devices.Alloc(d, len(in)), devices.Alloc(f32, len(in))
+		copy(x.Float32s(), in)
+		if err := r.Run([]*devices.Buffer{out, x}, nil); err != nil {
+			t.Fatal(err)
+		}
+		for i := range in {
+			if g := kt.Get(out, i); g != w[i] {
+				t.Errorf("cast %v to %s = %v, want %v", in[i], d, g, w[i])
+			}
+		}
+	}
+}
