@@ -54,9 +54,57 @@ func (st Tracker) RawIndexExpr(idxs []*symbolic.Node) (idx, valid *symbolic.Node
 
 // IndexExpr returns the simplified (idx, valid) of the tracker at idxs, one
 // node per output dim: element idxs reads buffer index idx when valid is true.
+// idx is simplified under valid (see underValid), so it is meaningful only
+// where valid is true; where valid is false the element is padding and no
+// buffer element is read.
 func (st Tracker) IndexExpr(idxs []*symbolic.Node) (idx, valid *symbolic.Node) {
 	idx, valid = st.RawIndexExpr(idxs)
-	return symbolic.Simplify(idx), symbolic.Simplify(valid)
+	valid = symbolic.Simplify(valid)
+	return symbolic.Simplify(underValid(idx, valid)), valid
+}
+
+// underValid narrows the bounds of the variables of idx by the clauses of
+// valid of the form x<c and (x<c)!=True, which hold wherever idx is used.
+// Narrow bounds let Simplify prove numerators non-negative: with a mask
+// starting at 2, (ridx0+-2)%2 folds to ridx0%2, as in tinygrad.
+func underValid(idx, valid *symbolic.Node) *symbolic.Node {
+	lo, hi := map[string]int64{}, map[string]int64{}
+	vars := map[string]*symbolic.Node{}
+	for _, c := range splitAnd(valid) {
+		neg := false
+		if c.Op == symbolic.OpNe && c.Src[1].IsTrue() {
+			c, neg = c.Src[0], true
+		}
+		if c.Op != symbolic.OpLt || c.Src[0].Op != symbolic.OpVar || !c.Src[1].IsConst() || c.Src[1].IsBool {
+			continue
+		}
+		x, k := c.Src[0], c.Src[1].Val
+		if _, ok := vars[x.Name]; !ok {
+			vars[x.Name], lo[x.Name], hi[x.Name] = x, x.Min(), x.Max()
+		}
+		if neg {
+			lo[x.Name] = max(lo[x.Name], k)
+		} else {
+			hi[x.Name] = min(hi[x.Name], k-1)
+		}
+	}
+	if len(vars) == 0 {
+		return idx
+	}
+	m := map[string]*symbolic.Node{}
+	for name, x := range vars {
+		if r := x.Restrict(lo[name], hi[name]); r != x {
+			m[name] = r
+		}
+	}
+	return symbolic.Substitute(idx, m)
+}
+
+func splitAnd(n *symbolic.Node) []*symbolic.Node {
+	if n.Op != symbolic.OpAnd {
+		return []*symbolic.Node{n}
+	}
+	return append(splitAnd(n.Src[0]), splitAnd(n.Src[1])...)
 }
 
 // Ridxs returns the loop indices of the tracker's output axes, one

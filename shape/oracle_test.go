@@ -191,7 +191,7 @@ func pct(n, d int) float64 { return 100 * float64(n) / float64(max(d, 1)) }
 
 func TestOracle(t *testing.T) {
 	cases := loadOracle(t)
-	var total, mapOK, viewsOK, simpOK, renderOK, rawOK, cases2, renderEq, simpRenderEq, simpCases int
+	var total, mapOK, viewsOK, simpOK, renderOK, rawOK, cases2, renderEq, simpRenderEq, simpCases, simpRenderOK int
 	for _, oc := range cases {
 		total++
 		st, err := oc.build()
@@ -239,6 +239,11 @@ func TestOracle(t *testing.T) {
 			if si == oc.Simplified.Expr && sv == oc.Simplified.Valid {
 				simpRenderEq++
 			}
+			if equalInts(indexMap(ss, stringEval(t, si, sv)), oc.IndexMap) {
+				simpRenderOK++
+			} else {
+				t.Errorf("%s: simplified render %s | %s is wrong under C semantics", oc.ID, si, sv)
+			}
 		}
 	}
 	t.Logf("oracle: index map %d/%d", mapOK, total)
@@ -246,8 +251,9 @@ func TestOracle(t *testing.T) {
 	t.Logf("oracle: simplified views equal %d/%d (%.1f%%)", simpOK, simpCases, pct(simpOK, simpCases))
 	t.Logf("oracle: renders correct under C semantics %d/%d (%.1f%%)", renderOK, rawOK, pct(renderOK, rawOK))
 	t.Logf("oracle: render strings equal to tinygrad's %d/%d where tinygrad's render is correct in C (%.1f%%)", renderEq, cases2, pct(renderEq, cases2))
-	t.Logf("oracle: simplified render strings equal %d/%d", simpRenderEq, simpCases)
-	if mapOK != total || renderOK != rawOK {
+	t.Logf("oracle: simplified renders correct under C semantics %d/%d", simpRenderOK, simpCases)
+	t.Logf("oracle: simplified render strings equal to tinygrad's %d/%d", simpRenderEq, simpCases)
+	if mapOK != total || renderOK != rawOK || simpRenderOK != simpCases {
 		t.Errorf("index maps and renders must all be right")
 	}
 	if pct(viewsOK, total) < 99 || pct(simpOK, simpCases) < 99 {

@@ -142,3 +142,17 @@ func (n *Node) Vars() []*Node {
 	walk(n)
 	return out
 }
+
+// Restrict returns the variable n with its bounds narrowed to [lo, hi]
+// (intersected with its own); other nodes, and empty intersections, are
+// returned unchanged. It serves to simplify an expression under a known
+// condition, such as an index under its validity.
+func (n *Node) Restrict(lo, hi int64) *Node {
+	lo, hi = max(lo, n.min), min(hi, n.max)
+	if n.Op != OpVar || lo > hi || (lo == n.min && hi == n.max) {
+		return n
+	}
+	r := *n
+	r.min, r.max = lo, hi
+	return &r
+}
