@@ -188,7 +188,6 @@ func (s *scanner) next() {
 				p = s.end
 			}
 			s.sep = &lexer.Token{Type: tSep, Value: string(c), Pos: p}
-			s.separate()
 		}
 		s.advance(1)
 	case isLetter(r):
@@ -240,6 +239,7 @@ func (s *scanner) emit(typ lexer.TokenType, val string, p lexer.Position) {
 		startOfBlock := prev == nil || prev.Type == tSep || prev.Type == tPunct && prev.Value == "{"
 		if !startOfBlock && !closesBlock && !(typ == tKeyword && val == "else") {
 			s.toks = append(s.toks, *s.sep)
+			s.separate()
 		}
 		s.sep = nil
 		prev = s.last()

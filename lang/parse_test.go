@@ -1,6 +1,9 @@
 package lang
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestParse checks the tree of each construct in its S-expression form.
 func TestParse(t *testing.T) {
@@ -134,6 +137,37 @@ func TestParseConcurrent(t *testing.T) {
 	for i := 0; i < 4; i++ {
 		if got := <-done; got != "(fn f (params a (b 2)) (block (return (+ (index a (slice 1 _ _) none) b))))\n(= x (call f 1))" {
 			t.Error(got)
+		}
+	}
+}
+
+// TestDeepNesting checks that nesting deep enough to exhaust the stack is
+// an error, and that ordinary deep nesting parses.
+func TestDeepNesting(t *testing.T) {
+	rep := strings.Repeat
+	for _, src := range []string{
+		rep("(", 300) + "1" + rep(")", 300),
+		rep("-", 300) + "1",
+		"x = " + rep("[", 100) + rep("]", 100),
+		rep("if a {} else ", 300) + "{}",
+	} {
+		if _, err := Parse("d", src); err != nil {
+			t.Errorf("%.20s... (%d bytes): %v", src, len(src), err)
+		}
+	}
+	for _, src := range []string{
+		rep("(", 100000) + "1" + rep(")", 100000),
+		rep("-", 100000) + "1",
+		rep("not ", 100000) + "1",
+		rep("2 ** ", 100000) + "1",
+		rep("if a {} else ", 100000) + "{}",
+		"if a {\n}" + rep("\nelse if a {\n}", 100000),
+		rep("fn f() {\n", 100000),
+		rep("f(fn () { x = [{\"a\": ", 10000),
+	} {
+		_, err := Parse("d", src)
+		if err == nil || !strings.Contains(err.Error(), "too deeply nested") {
+			t.Errorf("%.20s... (%d bytes): got %v", src, len(src), err)
 		}
 	}
 }
