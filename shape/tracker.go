@@ -22,10 +22,17 @@ func FromShape(shape ...*symbolic.Node) Tracker {
 // FromInts returns the tracker of one contiguous view of an integer shape.
 func FromInts(shape ...int) Tracker { return FromShape(Ints(shape...)...) }
 
-func (st Tracker) last() View { return st.Views[len(st.Views)-1] }
+// last returns the last view; the zero Tracker acts as the tracker of the
+// scalar shape ().
+func (st Tracker) last() View {
+	if len(st.Views) == 0 {
+		return create(nil, nil, nil, nil)
+	}
+	return st.Views[len(st.Views)-1]
+}
 
 func (st Tracker) with(v View) Tracker {
-	views := make([]View, len(st.Views))
+	views := make([]View, max(len(st.Views), 1))
 	copy(views, st.Views)
 	views[len(views)-1] = v
 	return Tracker{Views: views}
@@ -52,9 +59,19 @@ func (st Tracker) IntShape() []int {
 // Size returns the number of elements of the tracker's shape.
 func (st Tracker) Size() *symbolic.Node { return prod(st.Shape()) }
 
+// IntSize returns the number of elements as an int. Like IntShape, it panics
+// if a dim is symbolic.
+func (st Tracker) IntSize() int {
+	n := 1
+	for _, s := range st.IntShape() {
+		n *= s
+	}
+	return n
+}
+
 // Contiguous reports whether the tracker is one contiguous view, so that
 // output element i reads buffer element i.
-func (st Tracker) Contiguous() bool { return len(st.Views) == 1 && st.Views[0].Contiguous }
+func (st Tracker) Contiguous() bool { return st.last().Contiguous && len(st.Views) <= 1 }
 
 // String returns the tracker in tinygrad's repr:
 // ShapeTracker(views=(View(...),)).
@@ -86,6 +103,9 @@ func (st Tracker) Reshape(shape []*symbolic.Node) (Tracker, error) {
 		return st.with(v), nil
 	}
 	views := append(append([]View{}, st.Views...), create(shape, nil, nil, nil))
+	if len(st.Views) == 0 {
+		views = views[len(views)-1:]
+	}
 	return Tracker{Views: views}, nil
 }
 
