@@ -82,4 +82,10 @@
 //
 // Complete tells the REPL whether an input is finished or still has an open
 // bracket, brace or string.
+//
+// # Tools
+//
+// Inspect walks a tree; Source prints one back as source text that parses
+// to the same tree (FuzzParse checks this round trip); each node's String
+// method gives a compact S-expression, (+ a (* b c)), for tests.
 package lang
