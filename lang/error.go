@@ -53,7 +53,9 @@ type Framed interface {
 // its line exists in src, the source line and a caret under the column, both
 // indented four spaces, then one "  in fn name (file:line:col)" line per
 // frame if err is Framed. Errors are looked for with errors.As, so wrapped
-// errors work. Format returns a string ending without a newline.
+// errors work. Format returns a string ending without a newline. It takes
+// src to be the text of the error's file; FormatWith handles errors that
+// may come from other (imported) files.
 func Format(err error, src string) string {
 	return FormatWith(err, func(string) string { return src })
 }

@@ -156,7 +156,7 @@ func (s *scanner) scan() []lexer.Token {
 		eof = lexer.Position{Filename: s.file, Line: 1, Column: 1}
 	}
 	if s.err != nil && !s.atEOF {
-		eof = fromPos(s.err.Pos, s.off)
+		eof = fromPos(s.err.Pos, s.errOff)
 	}
 	s.toks = append(s.toks, lexer.EOFToken(eof))
 	return s.toks
