@@ -135,54 +135,63 @@ func (d dense) stride(k []int) dense {
 	})
 }
 
-// checker applies ops to a tracker and a dense array side by side.
+// checker applies ops to a tracker and a dense array side by side. After
+// split, the ops also build a second tracker from the shape at that point;
+// base composed with it must index like the whole sequence.
 type checker struct {
-	t  testing.TB
-	st Tracker
-	d  dense
+	t         testing.TB
+	st        Tracker
+	d         dense
+	split     bool
+	base, alt Tracker
 }
 
 func newChecker(t testing.TB, shape ...int) *checker {
 	return &checker{t: t, st: FromInts(shape...), d: iota(shape...)}
 }
 
-func (c *checker) apply(name string, arg any, st Tracker, err error, d dense) {
+// startSplit begins the second tracker at the current shape.
+func (c *checker) startSplit() {
+	c.split, c.base, c.alt = true, c.st, FromInts(c.d.shape...)
+}
+
+func (c *checker) apply(name string, arg any, op func(Tracker) (Tracker, error), d dense) {
 	c.t.Helper()
+	st, err := op(c.st)
 	if err != nil {
 		c.t.Fatalf("%s%v on %s: %v", name, arg, c.st, err)
+	}
+	if c.split {
+		if c.alt, err = op(c.alt); err != nil {
+			c.t.Fatalf("%s%v on %s: %v", name, arg, c.alt, err)
+		}
 	}
 	c.st, c.d = st, d
 	c.check(name, arg)
 }
 
 func (c *checker) reshape(shape ...int) {
-	st, err := c.st.ReshapeInts(shape)
-	c.apply("reshape", shape, st, err, dense{shape: shape, vals: c.d.vals})
+	c.apply("reshape", shape, func(s Tracker) (Tracker, error) { return s.ReshapeInts(shape) }, dense{shape: shape, vals: c.d.vals})
 }
 
 func (c *checker) permute(order ...int) {
-	st, err := c.st.Permute(order)
-	c.apply("permute", order, st, err, c.d.permute(order))
+	c.apply("permute", order, func(s Tracker) (Tracker, error) { return s.Permute(order) }, c.d.permute(order))
 }
 
 func (c *checker) expand(shape ...int) {
-	st, err := c.st.ExpandInts(shape)
-	c.apply("expand", shape, st, err, c.d.expand(shape))
+	c.apply("expand", shape, func(s Tracker) (Tracker, error) { return s.ExpandInts(shape) }, c.d.expand(shape))
 }
 
 func (c *checker) pad(p ...[2]int) {
-	st, err := c.st.PadInts(p)
-	c.apply("pad", p, st, err, c.d.pad(p))
+	c.apply("pad", p, func(s Tracker) (Tracker, error) { return s.PadInts(p) }, c.d.pad(p))
 }
 
 func (c *checker) shrink(p ...[2]int) {
-	st, err := c.st.ShrinkInts(p)
-	c.apply("shrink", p, st, err, c.d.shrink(p))
+	c.apply("shrink", p, func(s Tracker) (Tracker, error) { return s.ShrinkInts(p) }, c.d.shrink(p))
 }
 
 func (c *checker) stride(k ...int) {
-	st, err := c.st.Stride(k)
-	c.apply("stride", k, st, err, c.d.stride(k))
+	c.apply("stride", k, func(s Tracker) (Tracker, error) { return s.Stride(k) }, c.d.stride(k))
 }
 
 func (c *checker) flip(axes ...bool) {
@@ -193,8 +202,7 @@ func (c *checker) flip(axes ...bool) {
 			k[i] = -1
 		}
 	}
-	st, err := c.st.Flip(axes)
-	c.apply("flip", axes, st, err, c.d.stride(k))
+	c.apply("flip", axes, func(s Tracker) (Tracker, error) { return s.Flip(axes) }, c.d.stride(k))
 }
 
 // check compares every element, through every way of computing it.
@@ -218,6 +226,13 @@ func (c *checker) check(name string, arg any) {
 	} {
 		if !equalInts(way.got, want) {
 			c.t.Fatalf("after %s%v: %s index map\n got %v\nwant %v\ntracker %s", name, arg, way.what, way.got, want, c.st)
+		}
+	}
+	if c.split {
+		comp := c.base.Compose(c.alt)
+		ci, cv := comp.IndexExpr(comp.Ridxs(nil))
+		if got := indexMap(comp, nodeEval(ci, cv)); !equalInts(got, want) {
+			c.t.Fatalf("after %s%v: %s composed with %s = %s\n got %v\nwant %v", name, arg, c.base, c.alt, comp, got, want)
 		}
 	}
 }
@@ -286,7 +301,11 @@ func fuzzTracker(t *testing.T, data []byte) {
 		shape[i] = 1 + g.n(5)
 	}
 	c := newChecker(t, shape...)
+	split := g.n(8)
 	for steps := 0; steps < 8 && len(g.data) > 0; steps++ {
+		if steps == split {
+			c.startSplit()
+		}
 		fuzzOp(c, g)
 	}
 }
