@@ -214,3 +214,29 @@ func TestReadAndCreate(t *testing.T) {
 		t.Errorf("explicit dtype %s", got)
 	}
 }
+
+func TestRankZero(t *testing.T) {
+	e := cpuEngine(t)
+	s := e.FromData(3.5)
+	cases := []struct {
+		t    *Tensor
+		want float64
+	}{
+		{s.Add(1), 4.5},
+		{s.Sum(nil, false), 3.5},
+		{s.Sum(nil, true), 3.5},
+		{s.Mul(s).Sqrt(), 3.5},
+		{s.Reshape(1, 1).Expand(2, 3).Sum(nil, false), 21},
+		{s.Max(nil, false).Add(e.Scalar(1, Float32)), 4.5},
+		{e.Scalar(2, Int32).Add(3).Cast(Float32), 5},
+		{s.Cumsum(0), 3.5},
+	}
+	for i, c := range cases {
+		if got := c.t.Item(); got != c.want {
+			t.Errorf("case %d: %v, want %v", i, got, c.want)
+		}
+	}
+	if got := e.FromData([]int{1, 2, 3}).Index(Int(1)).String(); got != "tensor(2, dtype=int32)" {
+		t.Errorf("scalar index prints %q", got)
+	}
+}

@@ -39,6 +39,26 @@ func (t *Tensor) String() string {
 	return b.String()
 }
 
+// ListString returns t as a Python list prints ([[1, 2], [3, 4]], [0.5,
+// 1.0], [true, false]; a rank-0 tensor prints its value), with floats in
+// their dtype's shortest form like String. It realizes t.
+func (t *Tensor) ListString() string {
+	leaves := t.leafStrings()
+	var rec func(axis, off int) string
+	rec = func(axis, off int) string {
+		if axis == len(t.n.shape) {
+			return leaves[off]
+		}
+		step := prod(t.n.shape[axis+1:])
+		parts := make([]string, t.n.shape[axis])
+		for i := range parts {
+			parts[i] = rec(axis+1, off+i*step)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return rec(0, 0)
+}
+
 // leafStrings returns every element formatted, row-major.
 func (t *Tensor) leafStrings() []string {
 	out := make([]string, 0, t.Numel())

@@ -47,6 +47,25 @@ func TestFormat(t *testing.T) {
 	}
 }
 
+func TestListString(t *testing.T) {
+	e := cpuEngine(t)
+	cases := []struct {
+		t    *Tensor
+		want string
+	}{
+		{e.FromData([][]int{{1, 2}, {3, 4}}), "[[1, 2], [3, 4]]"},
+		{e.FromData([]float64{0.1, 1}), "[0.1, 1.0]"},
+		{e.FromData([]bool{true, false}), "[true, false]"},
+		{e.FromData(2), "2"},
+		{e.Zeros(Int32, 2, 0), "[[], []]"},
+	}
+	for _, c := range cases {
+		if got := c.t.ListString(); got != c.want {
+			t.Errorf("got %s, want %s", got, c.want)
+		}
+	}
+}
+
 func TestFormatFloat(t *testing.T) {
 	cases := []struct {
 		v    float64

@@ -56,6 +56,8 @@ func (t *Tensor) Contiguous() *Tensor {
 // Schedule returns the kernels that realizing t would run, in order,
 // without running them. Each prints as its AST with Kernel.String.
 func (t *Tensor) Schedule() []*codegen.Kernel {
+	t.n.eng.mu.Lock()
+	defer t.n.eng.mu.Unlock()
 	var ks []*codegen.Kernel
 	for _, it := range schedule([]*lazy{t.n}) {
 		ks = append(ks, it.kernel)
@@ -140,6 +142,8 @@ func keepUntilUnreachable(b *lazy, buf *devices.Buffer) {
 func (t *Tensor) Explain() string {
 	var b strings.Builder
 	e := t.n.eng
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	for i, it := range schedule([]*lazy{t.n}) {
 		k := it.kernel
 		fmt.Fprintf(&b, "kernel %d %s\n%s", i, k.Name, k)
