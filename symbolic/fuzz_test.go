@@ -49,17 +49,27 @@ func (g *gen) intExpr(depth int) *Node {
 	case 0, 1:
 		return Add(g.intExpr(depth-1), g.intExpr(depth-1))
 	case 2:
-		return Mul(g.intExpr(depth-1), C(g.small()))
+		return mulSmall(g.intExpr(depth-1), C(g.small()))
 	case 3:
-		return Mul(g.intExpr(depth-1), g.intExpr(depth-1))
+		return mulSmall(g.intExpr(depth-1), g.intExpr(depth-1))
 	case 4:
 		return Div(g.intExpr(depth-1), C(g.nonzero()))
 	case 5:
 		return Mod(g.intExpr(depth-1), C(g.nonzero()))
 	case 6:
-		return Sum(Mul(g.intExpr(0), C(g.small())), g.intExpr(depth-1), C(g.small()))
+		return Sum(mulSmall(g.intExpr(0), C(g.small())), g.intExpr(depth-1), C(g.small()))
 	}
 	return g.intExpr(depth - 1)
+}
+
+// mulSmall returns a*b, or a when the product could leave the int32 range
+// that index expressions live in (bounds would overflow long before int64).
+func mulSmall(a, b *Node) *Node {
+	m := func(n *Node) int64 { return max(abs(n.Min()), abs(n.Max())) }
+	if m(a) != 0 && m(b) > (1<<31)/m(a) {
+		return a
+	}
+	return Mul(a, b)
 }
 
 func (g *gen) boolExpr(depth int) *Node {
