@@ -310,24 +310,6 @@ func (it *Interp) operand(c *call, v Value) any {
 func explain_(it *Interp, c *call) Value {
 	var t *TensorValue
 	it.unpack(c, "t", &t)
-	return String(explainText(t.t))
+	return String(t.t.Explain())
 }
 
-// explainText is the schedule of t, one kernel after another.
-func explainText(t *tensor.Tensor) string {
-	var b strings.Builder
-	ks := t.Schedule()
-	if len(ks) == 0 {
-		return "no kernels: the tensor is already realized or constant"
-	}
-	for i, k := range ks {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString("kernel ")
-		b.WriteString(formatInt(int64(i)))
-		b.WriteString(":\n")
-		b.WriteString(k.String())
-	}
-	return b.String()
-}

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"strconv"
 
 	"tiny/tensor"
 )
@@ -190,21 +191,29 @@ func tensorToGo(t *tensor.Tensor) TensorData {
 
 // itemValue returns a one-element tensor's value as a bool, int or float.
 func itemValue(v *TensorValue) Value {
-	return fromLeaf(v.t.Value())
+	return fromLeaf(v.t.Value(), v.t.DType())
 }
 
-func fromLeaf(x any) Value {
+// fromLeaf converts ToList's nested data. Floats of a narrower dtype become
+// the float64 nearest their shortest decimal form in that dtype, so that a
+// float32 0.1 prints as 0.1, not 0.10000000149011612.
+func fromLeaf(x any, d tensor.DType) Value {
 	switch l := x.(type) {
 	case bool:
 		return Bool(l)
 	case int64:
 		return Int(l)
 	case float64:
+		if d != tensor.Float64 {
+			if f, err := strconv.ParseFloat(tensor.FormatFloat(l, d), 64); err == nil {
+				return Float(f)
+			}
+		}
 		return Float(l)
 	case []any:
 		out := make([]Value, len(l))
 		for i, e := range l {
-			out[i] = fromLeaf(e)
+			out[i] = fromLeaf(e, d)
 		}
 		return NewList(out)
 	}

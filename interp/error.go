@@ -47,12 +47,29 @@ func (it *Interp) fail(pos lang.Pos, err error) {
 }
 
 func (it *Interp) newError(pos lang.Pos, msg string, err error) *EvalError {
-	stack := make([]lang.Frame, 0, len(it.frames))
-	for i := len(it.frames) - 1; i >= 0; i-- {
-		stack = append(stack, it.frames[i])
-	}
-	return &EvalError{Msg: msg, Pos: pos, Stack: stack, Err: err}
+	return &EvalError{Msg: msg, Pos: pos, Stack: it.stack(), Err: err}
 }
+
+// maxFrames bounds the frames an error keeps: a runaway recursion reports
+// its innermost and outermost calls, and a frame repeated more than three
+// times in a row is shown three times.
+const maxFrames = 20
+
+func (it *Interp) stack() []lang.Frame {
+	var stack []lang.Frame
+	for i := len(it.frames) - 1; i >= 0; i-- {
+		f := it.frames[i]
+		if n := len(stack); n >= 3 && stack[n-1] == f && stack[n-2] == f && stack[n-3] == f {
+			continue
+		}
+		stack = append(stack, f)
+	}
+	if len(stack) > maxFrames {
+		stack = append(stack[:maxFrames/2:maxFrames/2], stack[len(stack)-maxFrames/2:]...)
+	}
+	return stack
+}
+
 
 // guard runs f, turning a *tensor.Error panic (or any non-EvalError error
 // panic) into an *EvalError at pos. It is used at builtin, method and

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"errors"
 	"io/fs"
 	"path"
 
@@ -23,12 +24,16 @@ func (it *Interp) importFile(s *lang.ImportStmt) *Module {
 	}
 	f, perr := lang.Parse(p, string(src))
 	it.sources[p] = string(src)
+	it.frames = append(it.frames, lang.Frame{Name: "import " + p, Pos: s.Start})
 	if perr != nil {
+		var le *lang.Error
+		if errors.As(perr, &le) {
+			panic(it.newError(le.Pos, le.Msg, perr))
+		}
 		it.fail(s.PathPos, perr)
 	}
 	it.loading[p] = true
 	defer delete(it.loading, p)
-	it.frames = append(it.frames, lang.Frame{Name: "import " + p, Pos: s.Start})
 	m := &Module{name: p, globals: newScope(nil)}
 	it.execStmts(f.Stmts, m.globals)
 	it.frames = it.frames[:len(it.frames)-1]

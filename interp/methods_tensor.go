@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"tiny/shape"
 	"tiny/tensor"
 )
 
@@ -26,10 +25,7 @@ func (v *TensorValue) Attr(name string) (Value, error) {
 	case "device":
 		return String(t.Device()), nil
 	case "shapetracker":
-		if tr, ok := any(t).(interface{ Tracker() shape.Tracker }); ok {
-			return &Tracker{tr.Tracker()}, nil
-		}
-		panic(&tensor.Error{Msg: "shapetracker: not available yet"})
+		return &Tracker{t.ShapeTracker()}, nil
 	}
 	return nil, nil
 }
@@ -163,8 +159,8 @@ func init() {
 			return Int(recvT(r).Shape()[it.axisIndex(c, d.V, recvT(r).Ndim())])
 		},
 		"item":     func(it *Interp, r Value, c *call) Value { it.unpack(c); return itemValue(r.(*TensorValue)) },
-		"tolist":   func(it *Interp, r Value, c *call) Value { it.unpack(c); return fromLeaf(recvT(r).ToList()) },
-		"numpy":    func(it *Interp, r Value, c *call) Value { it.unpack(c); return fromLeaf(recvT(r).ToList()) },
+		"tolist":   func(it *Interp, r Value, c *call) Value { it.unpack(c); return fromLeaf(recvT(r).ToList(), recvT(r).DType()) },
+		"numpy":    func(it *Interp, r Value, c *call) Value { it.unpack(c); return fromLeaf(recvT(r).ToList(), recvT(r).DType()) },
 		"schedule": scheduleMethod,
 	}
 	for k, f := range movementMethods {

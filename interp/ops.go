@@ -335,7 +335,14 @@ func equalSlices(a, b []Value) bool {
 }
 
 // compare orders numbers, strings, and tuples or lists lexicographically.
+// One-element tensors compare as their value.
 func compare(x, y Value) (int, bool) {
+	if t, ok := x.(*TensorValue); ok && t.t.Numel() == 1 {
+		x = itemValue(t)
+	}
+	if t, ok := y.(*TensorValue); ok && t.t.Numel() == 1 {
+		y = itemValue(t)
+	}
 	if xi, ok := toInt(x); ok {
 		if yi, ok := toInt(y); ok {
 			return cmp3(xi < yi, xi > yi), true
