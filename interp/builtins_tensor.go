@@ -312,4 +312,3 @@ func explain_(it *Interp, c *call) Value {
 	it.unpack(c, "t", &t)
 	return String(t.t.Explain())
 }
-

@@ -70,7 +70,6 @@ func (it *Interp) stack() []lang.Frame {
 	return stack
 }
 
-
 // guard runs f, turning a *tensor.Error panic (or any non-EvalError error
 // panic) into an *EvalError at pos. It is used at builtin, method and
 // operator boundaries so that engine errors get the script's position.

@@ -158,9 +158,15 @@ func init() {
 			}
 			return Int(recvT(r).Shape()[it.axisIndex(c, d.V, recvT(r).Ndim())])
 		},
-		"item":     func(it *Interp, r Value, c *call) Value { it.unpack(c); return itemValue(r.(*TensorValue)) },
-		"tolist":   func(it *Interp, r Value, c *call) Value { it.unpack(c); return fromLeaf(recvT(r).ToList(), recvT(r).DType()) },
-		"numpy":    func(it *Interp, r Value, c *call) Value { it.unpack(c); return fromLeaf(recvT(r).ToList(), recvT(r).DType()) },
+		"item": func(it *Interp, r Value, c *call) Value { it.unpack(c); return itemValue(r.(*TensorValue)) },
+		"tolist": func(it *Interp, r Value, c *call) Value {
+			it.unpack(c)
+			return fromLeaf(recvT(r).ToList(), recvT(r).DType())
+		},
+		"numpy": func(it *Interp, r Value, c *call) Value {
+			it.unpack(c)
+			return fromLeaf(recvT(r).ToList(), recvT(r).DType())
+		},
 		"schedule": scheduleMethod,
 	}
 	for k, f := range movementMethods {
