@@ -4,6 +4,7 @@ import (
 	"math"
 	"reflect"
 
+	"tiny/codegen"
 	"tiny/devices"
 )
 
@@ -15,7 +16,7 @@ func (e *Engine) FromFloats(data []float64, shp []int, d DType) *Tensor {
 	if len(data) != prod(shp) {
 		fail("tensor: %d values cannot fill shape %s", len(data), FormatShape(shp))
 	}
-	b := devices.Alloc(d, len(data))
+	b := alloc("tensor", d, len(data))
 	writeFloats(b, data)
 	return &Tensor{newBuffer(e, b, append([]int(nil), shp...))}
 }
@@ -26,7 +27,7 @@ func (e *Engine) FromInts(data []int64, shp []int, d DType) *Tensor {
 	if len(data) != prod(shp) {
 		fail("tensor: %d values cannot fill shape %s", len(data), FormatShape(shp))
 	}
-	b := devices.Alloc(d, len(data))
+	b := alloc("tensor", d, len(data))
 	writeInts(b, data)
 	return &Tensor{newBuffer(e, b, append([]int(nil), shp...))}
 }
@@ -151,7 +152,11 @@ func (e *Engine) Arange(start, stop, step float64, dtype ...DType) *Tensor {
 	} else if isIntegral(start) && isIntegral(stop) && isIntegral(step) {
 		d = Int32
 	}
-	n := int(math.Max(0, math.Ceil((stop-start)/step)))
+	count := math.Max(0, math.Ceil((stop-start)/step))
+	if math.IsNaN(count) || count > maxBytes {
+		fail("arange: cannot make %v values from %v to %v by %v", count, start, stop, step)
+	}
+	n := int(count)
 	vals := make([]float64, n)
 	for i := range vals {
 		vals[i] = start + float64(i)*step
@@ -164,6 +169,7 @@ func (e *Engine) Linspace(a, b float64, n int) *Tensor {
 	if n < 0 {
 		fail("linspace: number of samples %d must be non-negative", n)
 	}
+	checkShape("linspace", []int{n})
 	vals := make([]float64, n)
 	for i := range vals {
 		vals[i] = a + (b-a)*float64(i)/float64(max(n-1, 1))
@@ -196,9 +202,38 @@ func b2f(b bool) float64 {
 
 // checkShape panics with a *Error if a dimension is negative.
 func checkShape(op string, shp []int) {
+	n := 1
 	for _, d := range shp {
 		if d < 0 {
 			fail("%s: negative dimension in shape %s", op, FormatShape(shp))
 		}
+		if d > 0 && n > maxElements/d {
+			fail("%s: shape %s has more than %d elements", op, FormatShape(shp), maxElements)
+		}
+		n *= d
+	}
+}
+
+// maxElements bounds every shape and maxBytes every buffer, so that a script
+// asking for too much gets an error rather than a fatal out-of-memory.
+const (
+	maxElements = 1 << 40
+	maxBytes    = 8 << 30
+)
+
+// alloc returns a device buffer for n elements of d, or panics with a *Error
+// when it would exceed maxBytes.
+func alloc(op string, d DType, n int) *devices.Buffer {
+	checkDType(op, d)
+	if n > maxBytes/d.Size() {
+		fail("%s: a buffer of %d %s elements is larger than the %d GiB limit", op, n, d, maxBytes>>30)
+	}
+	return devices.Alloc(d, n)
+}
+
+// checkDType panics with a *Error unless d is one of the dtypes.
+func checkDType(op string, d DType) {
+	if int(d) >= len(codegen.DTypes) {
+		fail("%s: bad dtype %s", op, d)
 	}
 }

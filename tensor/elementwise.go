@@ -305,6 +305,7 @@ func (t *Tensor) Where(a, b any) *Tensor {
 // Cast returns t converted to dtype d: floats to ints truncate toward zero,
 // anything nonzero becomes true. Casting to t's own dtype returns t.
 func (t *Tensor) Cast(d DType) *Tensor {
+	checkDType("cast", d)
 	if t.n.dtype == d {
 		return t
 	}

@@ -36,6 +36,7 @@ func (e *Engine) seedFor(seed []int64) uint64 {
 // state (see ManualSeed).
 func (e *Engine) Rand(shp []int, seed ...int64) *Tensor {
 	checkShape("rand", shp)
+	alloc("rand", Float32, prod(shp)).Free()
 	return e.FromFloats(uniforms(e.seedFor(seed), prod(shp)), shp, Float32)
 }
 
@@ -44,6 +45,7 @@ func (e *Engine) Rand(shp []int, seed ...int64) *Tensor {
 func (e *Engine) Randn(shp []int, seed ...int64) *Tensor {
 	checkShape("randn", shp)
 	n := prod(shp)
+	alloc("randn", Float32, n).Free()
 	u := uniforms(e.seedFor(seed), 2*n)
 	vals := make([]float64, n)
 	for i := range vals {

@@ -99,6 +99,11 @@ func (e *Engine) realize(targets []*lazy) {
 		}
 		return temps[b]
 	}
+	for _, it := range items {
+		if n := prod(it.out.shape); n > maxBytes/it.out.dtype.Size() {
+			fail("realize: a buffer of shape %s is larger than the %d GiB limit", FormatShape(it.out.shape), maxBytes>>30)
+		}
+	}
 	for i, it := range items {
 		out := devices.Alloc(it.out.dtype, prod(it.out.shape))
 		bufs := []*devices.Buffer{out}
