@@ -47,7 +47,7 @@ func cpuTime() int64 {
 
 const n16M = 1 << 24
 
-var benchThreads = 1
+var benchThreads = 0 // GOMAXPROCS
 
 func BenchmarkAdd(b *testing.B) {
 	s := shape.FromInts(4096, 4096)
