@@ -38,15 +38,22 @@ func (v View) Reshape(shape []*symbolic.Node) (View, bool) {
 	if v.Contiguous {
 		return create(shape, nil, nil, nil), true
 	}
-	if !allInt(v.Shape) || !allInt(shape) {
-		return v.reshapeSymbolic(shape)
+	if allInt(v.Shape) && allInt(shape) && allInt(v.Strides) && (v.Mask == nil || allInt(flatMask(v.Mask))) {
+		return v.reshapeInts(toInts(v.Shape), toInts(shape))
 	}
-	return v.reshapeInts(toInts(v.Shape), toInts(shape))
+	return v.reshapeSymbolic(shape)
 }
 
-// reshapeSymbolic handles a non-contiguous view with symbolic dims: only a
-// reshape that keeps every dim (renaming equal ones) fits in one view.
+// reshapeSymbolic handles a non-contiguous view with symbolic dims or
+// strides. Without a mask, dims merge and split as for constants, decided
+// where the bounds decide; with a mask, only a reshape that keeps every dim
+// fits in one view.
 func (v View) reshapeSymbolic(shape []node) (View, bool) {
+	if v.Mask == nil {
+		if strides, ok := splitBlocksN(mergeDimsN(v.Shape, v.Strides), shape); ok {
+			return create(shape, strides, v.Offset, nil), true
+		}
+	}
 	if len(shape) != len(v.Shape) {
 		return View{}, false
 	}
@@ -55,7 +62,84 @@ func (v View) reshapeSymbolic(shape []node) (View, bool) {
 			return View{}, false
 		}
 	}
-	return View{Shape: shape, Strides: v.Strides, Offset: v.Offset, Mask: v.Mask, Contiguous: v.Contiguous}, true
+	return View{Shape: simplified(shape), Strides: v.Strides, Offset: v.Offset, Mask: v.Mask, Contiguous: v.Contiguous}, true
+}
+
+// blockN is a block of mergeDims with symbolic sizes and strides.
+type blockN struct{ size, stride, real node }
+
+// mergeDimsN is mergeDims without a mask, on symbolic dims and strides.
+func mergeDimsN(shape, strides []node) []blockN {
+	if len(shape) == 0 {
+		return nil
+	}
+	realOf := func(s, st node) node {
+		if isInt(st, 0) {
+			return c(0)
+		}
+		return s
+	}
+	ret := []blockN{{shape[0], strides[0], realOf(shape[0], strides[0])}}
+	merging := isInt(shape[0], 1)
+	for i := 1; i < len(shape); i++ {
+		s, st := shape[i], strides[i]
+		if isInt(s, 1) {
+			continue
+		}
+		last := ret[len(ret)-1]
+		if merging || eq(last.stride, mul(s, st)) {
+			r := mul(last.real, s)
+			if merging {
+				r = s
+			}
+			ret[len(ret)-1] = blockN{mul(last.size, s), st, realOf(r, st)}
+		} else {
+			ret = append(ret, blockN{s, st, realOf(s, st)})
+		}
+		merging = false
+	}
+	return ret
+}
+
+// splitBlocksN is splitBlocks on symbolic blocks: a comparison the bounds
+// cannot decide counts as possible, as tinygrad's resolve does, and the
+// final sizes must be provably equal.
+func splitBlocksN(blocks []blockN, shape []node) ([]node, bool) {
+	var rev []node
+	j := len(shape) - 1
+	for b := len(blocks) - 1; b >= 0; b-- {
+		blk := blocks[b]
+		acc, stride := c(1), blk.stride
+		for !known(symbolic.Lt(blk.size, acc), true) && !eq(acc, blk.size) && j >= 0 && !known(symbolic.Lt(c(0), shape[j]), false) {
+			d := shape[j]
+			j--
+			rev = append(rev, mul(stride, acc))
+			acc = mul(acc, d)
+			if known(symbolic.Lt(acc, blk.real), false) {
+				stride = c(0)
+			}
+		}
+		if !eq(acc, blk.size) {
+			return nil, false
+		}
+	}
+	out := make([]node, len(shape))
+	for i := range out {
+		out[i] = c(0)
+	}
+	for i := range rev {
+		out[len(shape)-1-i] = rev[i]
+	}
+	return out, true
+}
+
+// known reports whether the boolean b simplifies to the constant want.
+func known(b node, want bool) bool {
+	s := symbolic.Simplify(b)
+	if want {
+		return s.IsTrue()
+	}
+	return s.IsFalse()
 }
 
 func (v View) reshapeInts(old, shape []int64) (View, bool) {

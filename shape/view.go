@@ -65,6 +65,7 @@ func create(shape, strides []node, offset node, mask [][2]node) View {
 	if offset == nil {
 		offset = c(0)
 	}
+	shape = simplified(shape)
 	if strides == nil {
 		strides = rowMajor(shape)
 	} else {
@@ -119,6 +120,24 @@ func foldSingle(strides []node, offset node, mask [][2]node) ([]node, node, [][2
 		}
 	}
 	return ns, offset, mask
+}
+
+// simplified returns ns with every symbolic entry simplified, so that equal
+// dims compare equal and constant ones are constants.
+func simplified(ns []node) []node {
+	out := ns
+	for i, n := range ns {
+		if n.IsConst() {
+			continue
+		}
+		if s := symbolic.Simplify(n); s != n {
+			if &out[0] == &ns[0] {
+				out = append([]node{}, ns...)
+			}
+			out[i] = s
+		}
+	}
+	return out
 }
 
 func canonicalStrides(shape, strides []node) []node {
