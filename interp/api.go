@@ -38,6 +38,7 @@ type Interp struct {
 	pos      lang.Pos // the position being evaluated, for internal errors
 	ret      Value    // the value of the return statement being executed
 	echo     bool
+	maxNumel int // the largest tensor a script may build; 0 means no limit
 
 	debugPanics bool
 }
@@ -63,6 +64,7 @@ func New(opts Options) (*Interp, error) {
 		loading:  map[string]bool{},
 		ctx:      context.Background(),
 		builtins: map[string]Value{},
+		maxNumel: 1 << 31,
 	}
 	it.addBuiltins()
 	return it, nil

@@ -98,7 +98,16 @@ func (*Builtin) Type() string     { return "builtin" }
 
 func (b *Builtin) call(it *Interp, pos lang.Pos, args []Value, kw []kwarg) (v Value) {
 	it.guard(pos, func() { v = b.fn(it, &call{name: b.name, pos: pos, args: args, kw: kw}) })
+	it.checkSize(pos, v)
 	return v
+}
+
+// checkSize fails if v is a tensor with more elements than the
+// interpreter allows, before anything tries to realize it.
+func (it *Interp) checkSize(pos lang.Pos, v Value) {
+	if t, ok := v.(*TensorValue); ok && it.maxNumel > 0 && t.t.Numel() > it.maxNumel {
+		it.failf(pos, "tensor of shape %s has %d elements, more than the limit of %d", tensorShape(t), t.t.Numel(), it.maxNumel)
+	}
 }
 
 // Method is a method bound to its receiver, such as t.sum.
@@ -116,6 +125,7 @@ func (*Method) Type() string     { return "builtin" }
 
 func (m *Method) call(it *Interp, pos lang.Pos, args []Value, kw []kwarg) (v Value) {
 	it.guard(pos, func() { v = m.fn(it, m.recv, &call{name: m.name, pos: pos, args: args, kw: kw}) })
+	it.checkSize(pos, v)
 	return v
 }
 

@@ -50,7 +50,7 @@ var movementMethods = map[string]methodFn{
 	},
 	"transpose": func(it *Interp, r Value, c *call) Value {
 		a, b := 1, 0
-		it.unpack(c, "dim0|a|ax1", &a, "dim1|b|ax2", &b)
+		it.unpack(c, "dim0|a|ax1?", &a, "dim1|b|ax2?", &b)
 		return tv(recvT(r).Transpose(a, b))
 	},
 	"flatten": func(it *Interp, r Value, c *call) Value {

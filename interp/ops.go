@@ -80,6 +80,7 @@ func (it *Interp) binary(pos lang.Pos, op string, x, y Value) Value {
 			it.fail(pos, err)
 		}
 		if v != nil {
+			it.checkSize(pos, v)
 			return v
 		}
 	}
@@ -91,6 +92,7 @@ func (it *Interp) binary(pos lang.Pos, op string, x, y Value) Value {
 			it.fail(pos, err)
 		}
 		if v != nil {
+			it.checkSize(pos, v)
 			return v
 		}
 	}

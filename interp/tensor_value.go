@@ -176,3 +176,5 @@ func (d DType) call(it *Interp, pos lang.Pos, args []Value, kw []kwarg) Value {
 	}
 	return it.toFloatValue(c, x)
 }
+
+func tensorShape(t *TensorValue) string { return tensor.FormatShape(t.t.Shape()) }
