@@ -207,10 +207,31 @@ func (e *Engine) run(k *codegen.Kernel, bufs []*devices.Buffer, log io.Writer) {
 	}
 }
 
-// cacheKey identifies a kernel: its AST text and its buffers.
+// cacheKey identifies a kernel: its AST, each shared node written once
+// (Kernel.String prints a DAG as a tree, which can grow exponentially), and
+// its buffers.
 func cacheKey(k *codegen.Kernel) string {
 	var b strings.Builder
-	b.WriteString(k.String())
+	ids := map[*codegen.Node]int{}
+	var walk func(x *codegen.Node) int
+	walk = func(x *codegen.Node) int {
+		if id, ok := ids[x]; ok {
+			return id
+		}
+		srcs := make([]int, len(x.Src))
+		for i, s := range x.Src {
+			srcs[i] = walk(s)
+		}
+		id := len(ids)
+		ids[x] = id
+		fmt.Fprintf(&b, "%d %s %s %v buf=%d val=%v red=%s axes=%v", id, x.Op, x.DType, srcs, x.Buf, x.Val, x.ReduceOp, x.Axes)
+		if x.Op == codegen.OpLoad || x.Op == codegen.OpConst || x.Op == codegen.OpStore {
+			b.WriteString(x.ST.String())
+		}
+		b.WriteByte('\n')
+		return id
+	}
+	walk(k.AST)
 	for _, s := range k.Bufs {
 		fmt.Fprintf(&b, "%s[%d] ", s.DType, s.Size)
 	}

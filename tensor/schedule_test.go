@@ -186,3 +186,25 @@ func TestDebugOutput(t *testing.T) {
 		t.Errorf("Explain lacks the AST")
 	}
 }
+
+func TestScheduleSharedNodes(t *testing.T) {
+	e := cpuEngine(t)
+	x := e.FromData([]float64{1, 2})
+	for i := 0; i < 40; i++ {
+		x = x.Add(x)
+	}
+	// The AST is a DAG of 40 adds; the cache key must not print it as a
+	// tree of 2**40 leaves.
+	ks := x.Schedule()
+	if len(ks) != 1 || len(cacheKey(ks[0])) > 10000 {
+		t.Fatalf("%d kernels", len(ks))
+	}
+	// codegen's emitter walks the DAG as a tree for now: realize a smaller one.
+	y := e.FromData([]float64{1, 2})
+	for i := 0; i < 12; i++ {
+		y = y.Add(y)
+	}
+	if got := y.Floats(); got[1] != 2*math.Pow(2, 12) {
+		t.Errorf("got %v", got)
+	}
+}
