@@ -1,0 +1,164 @@
+package interp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"tiny/interp"
+)
+
+// oracleCase is one program of tensor/testdata/tensor_vectors_public.json:
+// a tinygrad expression over inputs a and b and the result tinygrad
+// computed.
+type oracleCase struct {
+	ID        string                `json:"id"`
+	Inputs    map[string]oracleData `json:"inputs"`
+	Expr      string                `json:"expr"`
+	Result    oracleData            `json:"result"`
+	Exact     bool                  `json:"exact"`
+	Tolerance *struct{ Rtol, Atol float64 }
+}
+
+type oracleData struct {
+	Shape []int  `json:"shape"`
+	DType string `json:"dtype"`
+	Data  []any  `json:"data"` // numbers or bools
+}
+
+func (d oracleData) floats() []float64 {
+	out := make([]float64, len(d.Data))
+	for i, v := range d.Data {
+		switch x := v.(type) {
+		case bool:
+			if x {
+				out[i] = 1
+			}
+		case float64:
+			out[i] = x
+		case string: // "nan", "inf", "-inf"
+			out[i], _ = strconv.ParseFloat(x, 64)
+		}
+	}
+	return out
+}
+
+// tinySpelling translates tinygrad's spelling to the language's (dim= and
+// axis= are the same keyword, so dim= stays).
+func tinySpelling(expr string) string {
+	r := strings.NewReplacer("Tensor.", "", "dtypes.", "", "True", "true", "False", "false")
+	return r.Replace(expr)
+}
+
+func goData(d oracleData) interp.TensorData {
+	td := interp.TensorData{Shape: d.Shape}
+	data := d.floats()
+	switch d.DType {
+	case "int32":
+		xs := make([]int32, len(data))
+		for i, v := range data {
+			xs[i] = int32(v)
+		}
+		td.Data = xs
+	case "bool":
+		xs := make([]bool, len(data))
+		for i, v := range data {
+			xs[i] = v != 0
+		}
+		td.Data = xs
+	default:
+		xs := make([]float32, len(data))
+		for i, v := range data {
+			xs[i] = float32(v)
+		}
+		td.Data = xs
+	}
+	if td.Shape == nil {
+		td.Shape = []int{}
+	}
+	return td
+}
+
+// TestOracle runs tinygrad's recorded tensor programs through the language.
+func TestOracle(t *testing.T) {
+	raw, err := os.ReadFile("../tensor/testdata/tensor_vectors_public.json")
+	if err != nil {
+		t.Skip(err)
+	}
+	var file struct{ Cases []oracleCase }
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatal(err)
+	}
+	pass := 0
+	for _, c := range file.Cases {
+		if err := runOracle(c); err != nil {
+			t.Errorf("%s: %s: %v", c.ID, tinySpelling(c.Expr), err)
+			continue
+		}
+		pass++
+	}
+	t.Logf("oracle: %d/%d programs pass through the language", pass, len(file.Cases))
+}
+
+func runOracle(c oracleCase) error {
+	it, err := interp.New(interp.Options{})
+	if err != nil {
+		return err
+	}
+	for name, d := range c.Inputs {
+		if err := it.SetGlobal(name, goData(d)); err != nil {
+			return err
+		}
+	}
+	ctx := context.Background()
+	if err := it.Exec(ctx, "oracle.tiny", "result = "+tinySpelling(c.Expr), false); err != nil {
+		return fmt.Errorf("%s", it.FormatError(err))
+	}
+	v, _ := it.Global("result")
+	got, ok := v.(interp.TensorData)
+	if !ok {
+		return fmt.Errorf("result is %T, not a tensor", v)
+	}
+	if fmt.Sprint(got.Shape) != fmt.Sprint(c.Result.Shape) && !(len(got.Shape) == 0 && len(c.Result.Shape) == 0) {
+		return fmt.Errorf("shape %v, want %v", got.Shape, c.Result.Shape)
+	}
+	if got.DType != c.Result.DType {
+		return fmt.Errorf("dtype %s, want %s", got.DType, c.Result.DType)
+	}
+	vals := floats(got.Data)
+	for i, want := range c.Result.floats() {
+		g := vals[i]
+		if c.Exact || c.Tolerance == nil {
+			if g != want && !(math.IsNaN(g) && math.IsNaN(want)) {
+				return fmt.Errorf("element %d = %v, want %v exactly", i, g, want)
+			}
+		} else if math.Abs(g-want) > c.Tolerance.Atol+c.Tolerance.Rtol*math.Abs(want) {
+			return fmt.Errorf("element %d = %v, want %v", i, g, want)
+		}
+	}
+	return nil
+}
+
+func floats(data any) []float64 {
+	var out []float64
+	switch d := data.(type) {
+	case []float32:
+		for _, x := range d {
+			out = append(out, float64(x))
+		}
+	case []int32:
+		for _, x := range d {
+			out = append(out, float64(x))
+		}
+	case []bool:
+		for _, x := range d {
+			out = append(out, map[bool]float64{true: 1}[x])
+		}
+	}
+	return out
+}
