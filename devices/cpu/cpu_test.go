@@ -62,6 +62,19 @@ func TestElementwise(t *testing.T) {
 	check(t, kt.Kernel(s2, kt.Op(codegen.OpSqrt, f32, kt.Op(codegen.OpMax, f32, kt.Load(1, f32, tr), kt.Const(0, f32, kt.Must(shape.FromInts(1, 1).ExpandInts([]int{100, 3}))))), spec(f32, 300)))
 }
 
+// TestTiled covers the tiled loops of a transpose whose sizes are not
+// multiples of the tile.
+func TestTiled(t *testing.T) {
+	x := kt.Must(shape.FromInts(50, 70).Permute([]int{1, 0}))
+	k := kt.Kernel(shape.FromInts(70, 50), kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, x), kt.Load(1, f32, x)), spec(f32, 3500))
+	p, _ := codegen.Lower(k, codegen.Options{})
+	prog, err := compile(p)
+	if err != nil || prog.global.tile == nil {
+		t.Fatalf("want a tiled global loop (err %v)\n%s", err, p)
+	}
+	check(t, k)
+}
+
 func TestPadAndMultiView(t *testing.T) {
 	pad := kt.Must(shape.FromInts(30, 30).PadInts([][2]int{{1, 2}, {3, 0}}))
 	s := shape.FromInts(33, 33)
