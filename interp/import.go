@@ -6,10 +6,12 @@ import (
 	"path"
 
 	"tiny/lang"
+	"tiny/stdlib"
 )
 
 // importFile runs the file an import statement names, once per path, and
-// returns its globals as a module. Files come from Options.Imports.
+// returns its globals as a module. Files come from Options.Imports, then
+// the standard library.
 func (it *Interp) importFile(s *lang.ImportStmt) *Module {
 	p := path.Clean(s.Path)
 	if m, ok := it.modules[p]; ok {
@@ -41,9 +43,18 @@ func (it *Interp) importFile(s *lang.ImportStmt) *Module {
 	return m
 }
 
+// readImport reads an imported file from Options.Imports, falling back to
+// the standard library's modules ("nn" or "nn.tiny").
 func (it *Interp) readImport(p string) ([]byte, error) {
-	if it.opts.Imports == nil {
-		return nil, fs.ErrNotExist
+	err := fs.ErrNotExist
+	if it.opts.Imports != nil {
+		var src []byte
+		if src, err = fs.ReadFile(it.opts.Imports, p); err == nil {
+			return src, nil
+		}
 	}
-	return fs.ReadFile(it.opts.Imports, p)
+	if src, ok := stdlib.Lookup(p); ok {
+		return src, nil
+	}
+	return nil, err
 }

@@ -1,0 +1,145 @@
+package interp_test
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"tiny/interp"
+	"tiny/lang"
+)
+
+func newInterp(t *testing.T, out *strings.Builder) *interp.Interp {
+	t.Helper()
+	opts := interp.Options{}
+	if out != nil {
+		opts.Stdout = out
+	}
+	it, err := interp.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return it
+}
+
+func TestCancelKeepsSession(t *testing.T) {
+	var out strings.Builder
+	it := newInterp(t, &out)
+	ctx := context.Background()
+	if err := it.Exec(ctx, "<stdin>", "n = 0", false); err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	err := it.Exec(cctx, "<stdin>", "while true { n += 1 }", false)
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("loop ended with %v, want a deadline error", err)
+	}
+	if !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("error %q does not say interrupted", err)
+	}
+	v, err := it.Eval(ctx, "n > 0")
+	if err != nil || v != interp.Bool(true) {
+		t.Errorf("after the interrupt: n > 0 = %v, %v", v, err)
+	}
+}
+
+func TestGlobalsRoundTrip(t *testing.T) {
+	it := newInterp(t, nil)
+	for name, v := range map[string]any{"i": 3, "f": 2.5, "s": "x", "b": true, "n": nil} {
+		if err := it.SetGlobal(name, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	it.SetGlobal("l", []any{1, "a"})
+	it.SetGlobal("d", map[string]any{"lr": 0.1})
+	it.SetGlobal("t", interp.Tensor([]int32{1, 2, 3, 4}, 2, 2))
+	ctx := context.Background()
+	if err := it.Exec(ctx, "<go>", "j = i * 2; g = f + 1; t2 = t.sum(axis=0); lr = d.lr; k = l[1] + s", false); err != nil {
+		t.Fatal(it.FormatError(err))
+	}
+	want := map[string]any{
+		"j": int64(6), "g": 3.5, "lr": 0.1, "k": "ax", "b": true, "n": nil,
+		"t2": interp.TensorData{Data: []int32{4, 6}, Shape: []int{2}, DType: "int32"},
+		"l":  []any{int64(1), "a"},
+	}
+	for name, w := range want {
+		got, ok := it.Global(name)
+		if !ok || !reflect.DeepEqual(got, w) {
+			t.Errorf("Global(%q) = %#v, %v; want %#v", name, got, ok, w)
+		}
+	}
+	if _, ok := it.Global("missing"); ok {
+		t.Error("Global(missing) reported ok")
+	}
+	if err := it.SetGlobal("bad", struct{}{}); err == nil {
+		t.Error("SetGlobal of a struct succeeded")
+	}
+}
+
+func TestRegisterErrorsAndPanics(t *testing.T) {
+	it := newInterp(t, nil)
+	it.Register("fails", func(ctx context.Context, args []interp.Value, kw map[string]interp.Value) (interp.Value, error) {
+		return nil, errors.New("fails: no luck")
+	})
+	it.Register("panics", func(ctx context.Context, args []interp.Value, kw map[string]interp.Value) (interp.Value, error) {
+		var m map[string]int
+		m["x"] = 1
+		return nil, nil
+	})
+	ctx := context.Background()
+	err := it.Exec(ctx, "t.tiny", "x = 1\ny = fails()", false)
+	var ee *interp.EvalError
+	if !errors.As(err, &ee) || ee.Msg != "fails: no luck" || ee.Pos != (lang.Pos{File: "t.tiny", Line: 2, Col: 5}) {
+		t.Errorf("fails() error = %#v", err)
+	}
+	err = it.Exec(ctx, "t.tiny", "fn f() { return panics() }\nf()", false)
+	if err == nil || !strings.Contains(err.Error(), "internal error") || !strings.HasPrefix(err.Error(), "t.tiny:1:17:") {
+		t.Errorf("panics() error = %v, want an internal error at t.tiny:1:17", err)
+	}
+	if v, err := it.Eval(ctx, "x + 1"); err != nil || v != interp.Int(2) {
+		t.Errorf("session lost after a panic: %v, %v", v, err)
+	}
+}
+
+func TestCompletions(t *testing.T) {
+	it := newInterp(t, nil)
+	ctx := context.Background()
+	it.Exec(ctx, "<stdin>", `weights = [1.0, 2.0]; cfg = {"lr": 1}; st = shapetracker((2, 2))`, false)
+	has := func(line, want string) {
+		t.Helper()
+		for _, c := range it.Completions(line) {
+			if c == want {
+				return
+			}
+		}
+		t.Errorf("Completions(%q) = %q, want %q among them", line, it.Completions(line), want)
+	}
+	has("wei", "weights")
+	has("x = wh", "x = while")
+	has("pri", "print")
+	has("weights.su", "weights.sum")
+	has("weights.", "weights.shape")
+	has("cfg.", "cfg.lr")
+	has("cfg.ke", "cfg.keys")
+	has("st.ren", "st.render")
+	has("st.vi", "st.views")
+	if c := it.Completions("nothing_here."); len(c) != 0 {
+		t.Errorf("Completions of an undefined name = %q", c)
+	}
+}
+
+func TestEvalErrors(t *testing.T) {
+	it := newInterp(t, nil)
+	ctx := context.Background()
+	if _, err := it.Eval(ctx, "1 +"); err == nil {
+		t.Error("Eval of a bad expression succeeded")
+	}
+	_, err := it.Eval(ctx, "undefined_thing")
+	if err == nil || it.FormatError(err) != "<eval>:1:1: error: undefined: undefined_thing\n    undefined_thing\n    ^" {
+		t.Errorf("FormatError = %q", it.FormatError(err))
+	}
+}
