@@ -155,14 +155,14 @@ type gSliceRest struct {
 //	| FnLit | Paren | List | Dict .
 type gPrimary struct {
 	Pos     lexer.Position
-	Int     string  `parser:"  @Int"`
+	Ident   string  `parser:"  @Ident"`
+	Int     string  `parser:"| @Int"`
 	Float   string  `parser:"| @Float"`
 	Str     string  `parser:"| @String"`
 	Keyword string  `parser:"| @( 'true' | 'false' | 'none' )"`
-	Ident   string  `parser:"| @Ident"`
-	Fn      *gFnLit `parser:"| @@"`
 	Paren   *gParen `parser:"| @@"`
 	List    *gList  `parser:"| @@"`
+	Fn      *gFnLit `parser:"| @@"`
 	Dict    *gDict  `parser:"| @@"`
 }
 
