@@ -153,6 +153,46 @@ func (d dense) reduce(axes []int, f func(acc, x float64) float64, init float64) 
 	return out
 }
 
+// matmulT returns d @ e.T over the last two axes (batch axes equal).
+func (d dense) matmulT(e dense) dense {
+	n := len(d.shape)
+	rows, k := d.shape[n-2], d.shape[n-1]
+	shp := append(append([]int(nil), d.shape[:n-1]...), rows)
+	return gen(shp, func(idx []int) float64 {
+		acc := 0.0
+		a := append([]int(nil), idx...)
+		b := append([]int(nil), idx...)
+		b[n-2] = idx[n-1]
+		for j := 0; j < k; j++ {
+			a[n-1], b[n-1] = j, j
+			acc = float64(float32(acc + d.at(a)*e.at(b)))
+		}
+		return acc
+	})
+}
+
+// dot returns the dot product of two vectors as a rank-0 array.
+func (d dense) dot(e dense) dense {
+	acc := 0.0
+	for i := range d.data {
+		acc = float64(float32(acc + d.data[i]*e.data[i]))
+	}
+	return dense{[]int{}, []float64{acc}}
+}
+
+// cumsum returns running sums along axis.
+func (d dense) cumsum(axis int) dense {
+	return gen(d.shape, func(idx []int) float64 {
+		acc := 0.0
+		src := append([]int(nil), idx...)
+		for j := 0; j <= idx[axis]; j++ {
+			src[axis] = j
+			acc = float64(float32(acc + d.at(src)))
+		}
+		return acc
+	})
+}
+
 // pair is one value in both worlds.
 type pair struct {
 	t *Tensor
@@ -162,7 +202,26 @@ type pair struct {
 // randomStep applies one random op to x (sometimes with other).
 func randomStep(r *rand.Rand, e *Engine, x, other pair) (pair, string) {
 	n := len(x.d.shape)
-	switch r.Intn(11) {
+	switch r.Intn(14) {
+	case 11: // x @ x.T over the last two axes (or a vector dot)
+		c := x.t.Clip(-3, 3)
+		cd := x.d.binary(dense{[]int{}, []float64{0}}, func(a, _ float64) float64 { return math.Max(-3, math.Min(3, a)) })
+		if n < 2 {
+			return pair{c.Matmul(c), cd.dot(cd)}, "dot"
+		}
+		order := make([]int, n)
+		for i := range order {
+			order[i] = i
+		}
+		order[n-1], order[n-2] = order[n-2], order[n-1]
+		return pair{c.Matmul(c.Transpose(-1, -2)), cd.matmulT(cd)}, "matmul x x.T"
+	case 12:
+		a := r.Intn(n)
+		return pair{x.t.Cumsum(a), x.d.cumsum(a)}, fmt.Sprintf("cumsum(%d)", a)
+	case 13: // an int detour: exact, but through casts
+		it := x.t.Cast(Int32).Mul(3).FloorDiv(2).Cast(Float32)
+		return pair{it, x.d.binary(dense{[]int{}, []float64{0}}, func(a, _ float64) float64 { return math.Floor(math.Trunc(a) * 3 / 2) })}, "int detour"
+
 	case 0: // reshape to a random factorization
 		shp := factor(r, prod(x.d.shape))
 		return pair{x.t.Reshape(shp...), dense{shp, x.d.data}}, fmt.Sprintf("reshape%v", shp)
@@ -285,7 +344,7 @@ func randomGraphs(t *testing.T, e *Engine) {
 			var what string
 			x, what = randomStep(r, e, x, other)
 			trail = append(trail, what)
-			if prod(x.d.shape) > 4096 || prod(x.d.shape) == 0 {
+			if prod(x.d.shape) > 4096 || prod(x.d.shape) == 0 || len(x.d.shape) == 0 {
 				break
 			}
 		}
