@@ -67,7 +67,9 @@
 // targets are names, index or attribute expressions, or tuples of them;
 // keyword arguments follow positional ones and are not repeated; parameters
 // with defaults come last; break and continue sit in a loop and return in a
-// function.
+// function. So that no input can exhaust the stack, nesting (brackets,
+// prefix operators, "**" and else-if chains together) is limited to 400
+// levels.
 //
 // # Errors
 //
