@@ -95,7 +95,7 @@ func tensor_(it *Interp, c *call) Value {
 		}
 		return t
 	}
-	g := it.nestedGo(c, data)
+	g := it.nestedGo(c, data, 0)
 	if d, ok := kw["dtype"]; ok && d != None {
 		return &TensorValue{it.engine().FromData(g, it.dtypeArg(c, d))}
 	}
@@ -104,7 +104,10 @@ func tensor_(it *Interp, c *call) Value {
 
 // nestedGo converts numbers and nested lists/tuples (and tensors) to Go data
 // for tensor.FromData.
-func (it *Interp) nestedGo(c *call, v Value) any {
+func (it *Interp) nestedGo(c *call, v Value, depth int) any {
+	if depth > 32 {
+		it.failf(c.pos, "%s: data nested more than 32 deep", c.name)
+	}
 	switch x := v.(type) {
 	case Int:
 		return int64(x)
@@ -118,7 +121,7 @@ func (it *Interp) nestedGo(c *call, v Value) any {
 		s := x.(Sequence)
 		out := make([]any, s.Len())
 		for i := range out {
-			out[i] = it.nestedGo(c, s.At(i))
+			out[i] = it.nestedGo(c, s.At(i), depth+1)
 		}
 		return out
 	}

@@ -126,7 +126,12 @@ func shapeOr(shape []int, n int) []int {
 }
 
 // toGo converts v to Go form; see Interp.Global.
-func toGo(v Value) any {
+func toGo(v Value) any { return toGoDepth(v, 0) }
+
+func toGoDepth(v Value, d int) any {
+	if d > maxNesting {
+		return nil
+	}
 	switch x := v.(type) {
 	case NoneType:
 		return nil
@@ -139,13 +144,13 @@ func toGo(v Value) any {
 	case String:
 		return string(x)
 	case Tuple:
-		return toGoSlice(x)
+		return toGoSlice(x, d)
 	case *List:
-		return toGoSlice(x.elems)
+		return toGoSlice(x.elems, d)
 	case *Dict:
 		m := make(map[string]any, len(x.keys))
 		for _, k := range x.keys {
-			m[k] = toGo(x.m[k])
+			m[k] = toGoDepth(x.m[k], d+1)
 		}
 		return m
 	case *TensorValue:
@@ -154,10 +159,10 @@ func toGo(v Value) any {
 	return v
 }
 
-func toGoSlice(vs []Value) []any {
+func toGoSlice(vs []Value, d int) []any {
 	out := make([]any, len(vs))
 	for i, v := range vs {
-		out[i] = toGo(v)
+		out[i] = toGoDepth(v, d+1)
 	}
 	return out
 }

@@ -1,8 +1,19 @@
 package interp
 
 import (
+	"strings"
+
 	"tiny/lang"
 )
+
+// runes is a string as a sequence of characters.
+type runes []rune
+
+func (r runes) String() string                 { return quote(string(r)) }
+func (runes) Type() string                     { return "string" }
+func (r runes) Len() int                       { return len(r) }
+func (r runes) At(i int) Value                 { return String(string(r[i])) }
+func (r runes) Iterate(yield func(Value) bool) {}
 
 // This file defines indexing and slicing of strings, lists, tuples, ranges
 // and dicts, and index assignment. Tensors index in index_tensor.go.
@@ -25,6 +36,9 @@ func (it *Interp) index(pos lang.Pos, x Value, idx []Value) Value {
 	if !ok {
 		it.failf(pos, "cannot index %s", x.Type())
 	}
+	if s, ok := x.(String); ok {
+		seq = runes([]rune(string(s))) // index by character in O(1)
+	}
 	if len(idx) != 1 {
 		it.failf(pos, "%s indices must be a single int or slice, got %d indices", x.Type(), len(idx))
 	}
@@ -37,11 +51,11 @@ func (it *Interp) index(pos lang.Pos, x Value, idx []Value) Value {
 		}
 		switch x.(type) {
 		case String:
-			s := ""
+			var b strings.Builder
 			for _, v := range vals {
-				s += string(v.(String))
+				b.WriteString(string(v.(String)))
 			}
-			return String(s)
+			return String(b.String())
 		case Tuple:
 			return Tuple(vals)
 		}

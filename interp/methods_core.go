@@ -156,7 +156,17 @@ func (it *Interp) iterate(c *call, v Value, f func(Value)) {
 	if !ok {
 		it.failf(c.pos, "%s: cannot iterate over %s", c.name, v.Type())
 	}
-	iter.Iterate(func(x Value) bool { f(x); return true })
+	n := 0
+	iter.Iterate(func(x Value) bool {
+		if n++; n%1024 == 0 {
+			it.checkCtx(c.pos)
+			if n > 1<<26 {
+				it.failf(c.pos, "%s: more than %d elements", c.name, 1<<26)
+			}
+		}
+		f(x)
+		return true
+	})
 }
 
 func listAppend(it *Interp, r Value, c *call) Value {

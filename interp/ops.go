@@ -183,6 +183,9 @@ func (it *Interp) repeatCount(pos lang.Pos, n int64, size int) int64 {
 }
 
 func repeat(vs []Value, n int64) []Value {
+	if len(vs) == 0 {
+		return nil
+	}
 	out := make([]Value, 0, int64(len(vs))*n)
 	for i := int64(0); i < n; i++ {
 		out = append(out, vs...)
@@ -280,7 +283,12 @@ func (it *Interp) floatOp(pos lang.Pos, op string, a, b float64) Value {
 
 // equal reports whether x == y: numbers by value, containers element by
 // element, other values by identity.
-func equal(x, y Value) bool {
+func equal(x, y Value) bool { return equalDepth(x, y, 0) }
+
+func equalDepth(x, y Value, d int) bool {
+	if d > maxNesting {
+		return false
+	}
 	if xi, ok := toInt(x); ok {
 		if yi, ok := toInt(y); ok {
 			return xi == yi
@@ -298,10 +306,10 @@ func equal(x, y Value) bool {
 		return ok && a == b
 	case Tuple:
 		b, ok := y.(Tuple)
-		return ok && equalSlices(a, b)
+		return ok && equalSlices(a, b, d)
 	case *List:
 		b, ok := y.(*List)
-		return ok && equalSlices(a.elems, b.elems)
+		return ok && (a == b || equalSlices(a.elems, b.elems, d))
 	case *Dict:
 		b, ok := y.(*Dict)
 		if !ok || len(a.keys) != len(b.keys) {
@@ -309,7 +317,7 @@ func equal(x, y Value) bool {
 		}
 		for _, k := range a.keys {
 			bv, ok := b.m[k]
-			if !ok || !equal(a.m[k], bv) {
+			if !ok || !equalDepth(a.m[k], bv, d+1) {
 				return false
 			}
 		}
@@ -324,12 +332,12 @@ func equal(x, y Value) bool {
 	return x == y
 }
 
-func equalSlices(a, b []Value) bool {
+func equalSlices(a, b []Value, d int) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if !equal(a[i], b[i]) {
+		if !equalDepth(a[i], b[i], d+1) {
 			return false
 		}
 	}
@@ -338,7 +346,12 @@ func equalSlices(a, b []Value) bool {
 
 // compare orders numbers, strings, and tuples or lists lexicographically.
 // One-element tensors compare as their value.
-func compare(x, y Value) (int, bool) {
+func compare(x, y Value) (int, bool) { return compareDepth(x, y, 0) }
+
+func compareDepth(x, y Value, d int) (int, bool) {
+	if d > maxNesting {
+		return 0, false
+	}
 	if t, ok := x.(*TensorValue); ok && t.t.Numel() == 1 {
 		x = itemValue(t)
 	}
@@ -363,11 +376,11 @@ func compare(x, y Value) (int, bool) {
 		}
 	case Tuple:
 		if b, ok := y.(Tuple); ok {
-			return compareSlices(a, b)
+			return compareSlices(a, b, d)
 		}
 	case *List:
 		if b, ok := y.(*List); ok {
-			return compareSlices(a.elems, b.elems)
+			return compareSlices(a.elems, b.elems, d)
 		}
 	}
 	return 0, false
@@ -383,12 +396,12 @@ func cmp3(lt, gt bool) int {
 	return 0
 }
 
-func compareSlices(a, b []Value) (int, bool) {
+func compareSlices(a, b []Value, d int) (int, bool) {
 	for i := 0; i < len(a) && i < len(b); i++ {
-		if equal(a[i], b[i]) {
+		if equalDepth(a[i], b[i], d+1) {
 			continue
 		}
-		return compare(a[i], b[i])
+		return compareDepth(a[i], b[i], d+1)
 	}
 	return cmp3(len(a) < len(b), len(a) > len(b)), true
 }

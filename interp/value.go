@@ -113,13 +113,8 @@ func (s String) Iterate(yield func(Value) bool) {
 	}
 }
 
-func (t Tuple) String() string {
-	if len(t) == 1 {
-		return "(" + t[0].String() + ",)"
-	}
-	return "(" + joinValues(t) + ")"
-}
-func (Tuple) Type() string { return "tuple" }
+func (t Tuple) String() string { return reprDepth(t, 0) }
+func (Tuple) Type() string     { return "tuple" }
 
 // Len returns the number of elements.
 func (t Tuple) Len() int { return len(t) }
@@ -144,7 +139,7 @@ type List struct {
 // NewList returns a list holding elems.
 func NewList(elems []Value) *List { return &List{elems: elems} }
 
-func (l *List) String() string { return "[" + joinValues(l.elems) + "]" }
+func (l *List) String() string { return reprDepth(l, 0) }
 func (*List) Type() string     { return "list" }
 
 // Len returns the number of elements.
@@ -199,14 +194,8 @@ func (d *Dict) Delete(key string) {
 	}
 }
 
-func (d *Dict) String() string {
-	parts := make([]string, len(d.keys))
-	for i, k := range d.keys {
-		parts[i] = quote(k) + ": " + d.m[k].String()
-	}
-	return "{" + strings.Join(parts, ", ") + "}"
-}
-func (*Dict) Type() string { return "dict" }
+func (d *Dict) String() string { return reprDepth(d, 0) }
+func (*Dict) Type() string     { return "dict" }
 
 // Len returns the number of keys.
 func (d *Dict) Len() int { return len(d.keys) }
@@ -275,10 +264,37 @@ func (m *Module) Attr(name string) (Value, error) {
 // AttrNames returns the module's globals.
 func (m *Module) AttrNames() []string { return m.globals.names() }
 
-func joinValues(vs []Value) string {
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		parts[i] = v.String()
+// maxNesting bounds how deep printing, comparison and conversion follow
+// nested containers, so that a list holding itself cannot recurse forever.
+const maxNesting = 100
+
+// reprDepth prints a container at nesting depth d; beyond maxNesting it
+// prints "...".
+func reprDepth(v Value, d int) string {
+	if d > maxNesting {
+		return "..."
 	}
-	return strings.Join(parts, ", ")
+	join := func(vs []Value) string {
+		parts := make([]string, len(vs))
+		for i, e := range vs {
+			parts[i] = reprDepth(e, d+1)
+		}
+		return strings.Join(parts, ", ")
+	}
+	switch x := v.(type) {
+	case Tuple:
+		if len(x) == 1 {
+			return "(" + join(x) + ",)"
+		}
+		return "(" + join(x) + ")"
+	case *List:
+		return "[" + join(x.elems) + "]"
+	case *Dict:
+		parts := make([]string, len(x.keys))
+		for i, k := range x.keys {
+			parts[i] = quote(k) + ": " + reprDepth(x.m[k], d+1)
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return v.String()
 }
