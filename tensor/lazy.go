@@ -37,17 +37,13 @@ type lazy struct {
 	eng *Engine
 }
 
-// baseOf returns the base a node reads, and the tracker that maps the node's
-// shape onto the base's layout (nil for a base itself).
+// baseOf returns the base a node reads: itself unless it is a view.
 func (n *lazy) baseOf() *lazy {
 	if n.kind == kView {
 		return n.base
 	}
 	return n
 }
-
-// realized reports whether the node's base holds data.
-func (n *lazy) realized() bool { return n.baseOf().kind == kBuffer }
 
 func newBuffer(e *Engine, b *devices.Buffer, shp []int) *lazy {
 	n := &lazy{kind: kBuffer, dtype: b.DType, shape: shp, buf: b, eng: e}

@@ -12,11 +12,12 @@ import (
 //
 //   - a base becomes a buffer ("is realized") when it is a target, a
 //     contiguous copy, a computed value seen through an expanding view (an
-//     expand would recompute it for every copy) or through a padding view
-//     (ops like exp would turn the padding's zeros into ones), or a reduce
-//     that cannot fuse into the kernel that consumes it;
+//     expand would recompute it for every copy), or a reduce that is padded
+//     or cannot fuse into the kernel that consumes it;
 //   - every other computed base is inlined into each kernel that reads it,
-//     its view composed into the trackers of its loads and constants;
+//     its view composed into the trackers of its loads and constants; a
+//     padded view of it becomes where(valid, value, 0), since ops like exp
+//     would turn the padding's zeros into ones;
 //   - a kernel holds at most one reduce: its input side (elementwise ops over
 //     the full shape) and its output side (elementwise ops over the keepdim
 //     shape), which needs the path from the kernel's output to the reduce to
