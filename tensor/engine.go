@@ -3,6 +3,7 @@ package tensor
 import (
 	"io"
 	"sync"
+	"time"
 
 	"tiny/codegen"
 	"tiny/devices"
@@ -41,8 +42,9 @@ type Engine struct {
 
 // Stats counts the work an engine did, for tests and the command's reports.
 type Stats struct {
-	Kernels  int // kernels run
-	Compiles int // kernels lowered and compiled (cache misses)
+	Kernels  int           // kernels run
+	Compiles int           // kernels lowered and compiled (cache misses)
+	Time     time.Duration // time spent running kernels
 }
 
 // NewEngine opens the device named in opts and returns an engine on it.

@@ -199,11 +199,12 @@ func (e *Engine) run(k *codegen.Kernel, bufs []*devices.Buffer, log io.Writer) {
 	}
 	el := time.Since(start)
 	e.stats.Kernels++
+	e.stats.Time += el
 	if e.opts.Debug >= 1 {
 		sec := el.Seconds()
-		fmt.Fprintf(log, "*** %-4s %4d %-24s arg %2d tm %10.2fus (%9.2f GFLOPS %7.2f GB/s)\n",
-			e.DeviceName(), e.stats.Kernels, k.Name, len(bufs), sec*1e6,
-			float64(c.prog.Flops)/sec/1e9, float64(c.prog.Bytes)/sec/1e9)
+		fmt.Fprintf(log, "*** %-4s %6d %-28s arg %2d mem %7.3f GB tm %10.2fus/%10.2fms (%9.2f GFLOPS %7.2f GB/s)\n",
+			e.DeviceName(), e.stats.Kernels, k.Name, len(bufs), float64(c.prog.Bytes)/1e9, sec*1e6,
+			e.stats.Time.Seconds()*1e3, float64(c.prog.Flops)/sec/1e9, float64(c.prog.Bytes)/sec/1e9)
 	}
 }
 
