@@ -1,0 +1,242 @@
+package clang
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/ebitengine/purego"
+)
+
+// This file defines finding the compiler, the cache of shared objects, and
+// loading them.
+
+// flags are the compiler flags: optimized and vectorized for this machine,
+// with IEEE floating point kept (no -ffast-math) and wrapping integers (Go's
+// semantics). The source comes on standard input.
+var flags = []string{"-O3", "-march=native", "-fno-math-errno", "-fwrapv", "-fPIC", "-shared", "-x", "c", "-"}
+
+// toolchain is a C compiler and what identifies it in cache keys.
+type toolchain struct {
+	path string   // the compiler's absolute path
+	args []string // extra words of $CC
+	id   string   // path, size and modification time of the binary, and the host CPU
+}
+
+var found struct {
+	sync.Mutex
+	tc *toolchain
+}
+
+// findCompiler returns the compiler: $CC (which may carry arguments), else
+// cc, gcc or clang on PATH. A found compiler is remembered.
+func findCompiler() (*toolchain, error) {
+	found.Lock()
+	defer found.Unlock()
+	if found.tc != nil {
+		return found.tc, nil
+	}
+	var cands [][]string
+	if cc := strings.Fields(os.Getenv("CC")); len(cc) > 0 {
+		cands = append(cands, cc)
+	}
+	cands = append(cands, []string{"cc"}, []string{"gcc"}, []string{"clang"})
+	for _, c := range cands {
+		p, err := exec.LookPath(c[0])
+		if err != nil {
+			continue
+		}
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		found.tc = &toolchain{path: p, args: c[1:], id: fmt.Sprintf("%s %v %d %d %s", p, c[1:], st.Size(), st.ModTime().UnixNano(), cpuID())}
+		return found.tc, nil
+	}
+	return nil, errors.New("clang: no C compiler found (tried $CC, cc, gcc and clang)")
+}
+
+// cpuID returns the host CPU's model and feature lines: objects built with
+// -march=native must not be shared with another kind of machine.
+func cpuID() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "model name") || strings.HasPrefix(l, "flags") {
+			out = append(out, l)
+		}
+		if len(out) == 2 {
+			break
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// cacheDir returns the cache directory, created with mode 0700.
+func cacheDir(dir string) (string, error) {
+	if dir == "" {
+		if x := os.Getenv("XDG_CACHE_HOME"); x != "" {
+			dir = filepath.Join(x, "tiny")
+		} else {
+			home, err := os.UserHomeDir()
+			if err != nil {
+				return "", fmt.Errorf("clang: no cache directory: %w", err)
+			}
+			dir = filepath.Join(home, ".cache", "tiny")
+		}
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("clang: cache directory: %w", err)
+	}
+	return dir, nil
+}
+
+// lib is a loaded shared object.
+type lib struct{ h uintptr }
+
+func (l lib) sym(name string) (uintptr, error) {
+	fn, err := purego.Dlsym(l.h, name)
+	if err != nil {
+		return 0, fmt.Errorf("clang: %w", err)
+	}
+	return fn, nil
+}
+
+// loaded holds the objects this process has opened, by path, and makes
+// goroutines building the same object wait for the first.
+var loaded = struct {
+	sync.Mutex
+	libs    map[string]lib
+	pending map[string]*sync.WaitGroup
+}{libs: map[string]lib{}, pending: map[string]*sync.WaitGroup{}}
+
+// build returns the loaded shared object for src, compiling it unless the
+// cache holds a sound copy. compiled reports whether the compiler ran.
+func build(tc *toolchain, dir, src string) (l lib, compiled bool, err error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%q\x00%s", tc.id, flags, src)
+	key := hex.EncodeToString(h.Sum(nil))[:40]
+	path := filepath.Join(dir, key+".so")
+	for {
+		loaded.Lock()
+		if l, ok := loaded.libs[path]; ok {
+			loaded.Unlock()
+			return l, false, nil
+		}
+		if wg, ok := loaded.pending[path]; ok {
+			loaded.Unlock()
+			wg.Wait()
+			continue
+		}
+		wg := &sync.WaitGroup{}
+		wg.Add(1)
+		loaded.pending[path] = wg
+		loaded.Unlock()
+		l, compiled, err = buildFile(tc, path, src)
+		loaded.Lock()
+		if err == nil {
+			loaded.libs[path] = l
+		}
+		delete(loaded.pending, path)
+		loaded.Unlock()
+		wg.Done()
+		return l, compiled, err
+	}
+}
+
+// buildFile loads path if its checksum holds, else compiles src into it.
+func buildFile(tc *toolchain, path, src string) (lib, bool, error) {
+	if ok := verify(path); ok {
+		if h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL); err == nil {
+			return lib{h}, false, nil
+		}
+	}
+	if err := compile(tc, path, src); err != nil {
+		return lib{}, true, err
+	}
+	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
+	if err != nil {
+		return lib{}, true, fmt.Errorf("clang: loading %s: %w", path, err)
+	}
+	return lib{h}, true, nil
+}
+
+// verify reports whether path exists and matches the checksum beside it.
+func verify(path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	want, err := os.ReadFile(path + ".sum")
+	if err != nil {
+		return false
+	}
+	sum := sha256.Sum256(data)
+	return bytes.Equal(bytes.TrimSpace(want), []byte(hex.EncodeToString(sum[:])))
+}
+
+// compile runs the compiler on src, writing the object and its checksum to
+// temporary files renamed into place.
+func compile(tc *toolchain, path, src string) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("clang: %w", err)
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	args := append(append(append([]string{}, tc.args...), flags...), "-o", tmp.Name(), "-lm")
+	cmd := exec.Command(tc.path, args...)
+	cmd.Stdin = strings.NewReader(src)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("clang: %s failed: %v\n%s", tc.path, err, out)
+	}
+	data, err := os.ReadFile(tmp.Name())
+	if err != nil {
+		return fmt.Errorf("clang: %w", err)
+	}
+	sum := sha256.Sum256(data)
+	if err := writeAtomic(path+".sum", []byte(hex.EncodeToString(sum[:])+"\n")); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
+		return fmt.Errorf("clang: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("clang: %w", err)
+	}
+	return nil
+}
+
+// writeAtomic writes data to path through a temporary file and a rename.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("clang: %w", err)
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("clang: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("clang: %w", err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("clang: %w", err)
+	}
+	return nil
+}

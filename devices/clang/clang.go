@@ -1,0 +1,141 @@
+// Package clang is tiny's fast device, like tinygrad's ops_clang: it renders
+// each codegen.Program as C (codegen.RenderC), builds it with the system C
+// compiler into a shared object kept in a per-user cache, and calls it
+// through purego, so that building tiny needs no cgo. Run splits the
+// program's global loop across goroutines, each calling the kernel on its
+// share of the iterations.
+//
+// Registering the device does no work: the compiler is looked for on the
+// first Compile (or by Available). It is $CC, else the first of cc, gcc and
+// clang on PATH. The cache is Options.CacheDir, else $XDG_CACHE_HOME/tiny,
+// else ~/.cache/tiny; each object is named by a hash of its source, the
+// compiler and its flags, written under a temporary name and renamed, with a
+// checksum beside it, so concurrent processes never see half a file and a
+// damaged file is rebuilt. A second run of the same program compiles nothing.
+package clang
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+
+	"tiny/codegen"
+	"tiny/devices"
+)
+
+func init() { devices.Register("CLANG", Open) }
+
+// Device compiles programs with the system C compiler.
+type Device struct {
+	opts    devices.Options
+	threads int
+	log     io.Writer
+}
+
+// Open returns a CLANG device. It does not look for the compiler: that
+// happens on the first Compile, which fails with a clear error if there is
+// none. Use Available to choose a device up front.
+func Open(opts devices.Options) (devices.Device, error) {
+	t := opts.Threads
+	if t <= 0 {
+		t = runtime.GOMAXPROCS(0)
+	}
+	log := opts.Log
+	if log == nil {
+		log = io.Discard
+	}
+	return &Device{opts: opts, threads: t, log: log}, nil
+}
+
+// Name returns "CLANG".
+func (d *Device) Name() string { return "CLANG" }
+
+var probe struct {
+	once sync.Once
+	cc   string
+	err  error
+}
+
+// Available reports the C compiler the device would use, or why it cannot
+// be used. The first call in a process compiles and loads a tiny probe
+// kernel, unless the cache already holds it from an earlier run; later calls
+// return the same answer at once.
+func Available() (compiler string, err error) {
+	probe.once.Do(func() {
+		tc, err := findCompiler()
+		if err != nil {
+			probe.err = err
+			return
+		}
+		probe.cc = tc.path
+		dir, err := cacheDir("")
+		if err != nil {
+			probe.err = err
+			return
+		}
+		lib, _, err := build(tc, dir, probeSource)
+		if err != nil {
+			probe.err = err
+			return
+		}
+		fn, err := lib.sym("tiny_probe")
+		if err != nil {
+			probe.err = err
+			return
+		}
+		if got := call(fn, 20, 22); got != 42 {
+			probe.err = fmt.Errorf("clang: probe kernel returned %d, want 42", got)
+		}
+	})
+	return probe.cc, probe.err
+}
+
+const probeSource = "long tiny_probe(long a, long b) { return a + b; }\n"
+
+// Compile renders p as C, builds it (or finds it in the cache) and loads it.
+func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
+	tc, err := findCompiler()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := cacheDir(d.opts.CacheDir)
+	if err != nil {
+		return nil, err
+	}
+	src, err := render(p)
+	if err != nil {
+		return nil, err
+	}
+	abi := codegen.CABIOf(p)
+	if d.opts.Debug >= 4 {
+		fmt.Fprintf(d.log, "%s\n", src)
+	}
+	lib, compiled, err := build(tc, dir, src)
+	if err != nil {
+		return nil, err
+	}
+	if d.opts.Debug >= 2 && compiled {
+		fmt.Fprintf(d.log, "clang: compiled %s with %s\n", p.Name, tc.path)
+	}
+	r := &runner{p: p, abi: abi, src: src, threads: d.threads}
+	if r.entry, err = lib.sym(abi.Entry); err != nil {
+		return nil, err
+	}
+	if abi.Finish != "" {
+		if r.finish, err = lib.sym(abi.Finish); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// render returns RenderC(p), turning a renderer panic into an error.
+func render(p *codegen.Program) (src string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("clang: rendering %s: %v", p.Name, r)
+		}
+	}()
+	return codegen.RenderC(p), nil
+}

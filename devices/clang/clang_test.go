@@ -1,0 +1,183 @@
+package clang
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+
+	"tiny/codegen"
+	"tiny/devices"
+	"tiny/devices/cpu"
+	kt "tiny/devices/internal/kerneltest"
+	"tiny/shape"
+)
+
+var f32 = codegen.Float32
+
+func spec(d codegen.DType, n int) codegen.BufSpec { return codegen.BufSpec{DType: d, Size: n} }
+
+// open returns a CLANG device caching into dir, skipping the test when no
+// C compiler works.
+func open(t testing.TB, dir string, threads int) devices.Device {
+	t.Helper()
+	if _, err := Available(); err != nil {
+		t.Skip(err)
+	}
+	d, err := Open(devices.Options{CacheDir: dir, Threads: threads})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// check runs k on the CPU device and on CLANG (one and three workers, with
+// and without the lowering's optimizations) and compares every output
+// element. It compiles into the user's cache, so that reruns are quick.
+func check(t *testing.T, k *codegen.Kernel) {
+	t.Helper()
+	d1 := open(t, "", 1)
+	d3, _ := Open(devices.Options{Threads: 3})
+	ref, _ := cpu.Open(devices.Options{Threads: 1})
+	rng := rand.New(rand.NewSource(1))
+	bufs := kt.Alloc(k, rng)
+	want := devices.Alloc(k.Bufs[0].DType, k.Bufs[0].Size)
+	for _, opts := range []codegen.Options{{}, {NoMerge: true, NoReorder: true, NoUnroll: true, NoSplit: true}} {
+		p, err := codegen.Lower(k, opts)
+		if err != nil {
+			t.Fatalf("lower: %v", err)
+		}
+		cr, err := ref.Compile(p)
+		if err != nil {
+			t.Fatalf("cpu: %v", err)
+		}
+		want.Zero()
+		if err := cr.Run(append([]*devices.Buffer{want}, bufs[1:]...), nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []devices.Device{d1, d3} {
+			r, err := d.Compile(p)
+			if err != nil {
+				t.Fatalf("compile: %v\n%s\n%s", err, p, codegen.RenderC(p))
+			}
+			bufs[0].Zero()
+			if err := r.Run(bufs, nil); err != nil {
+				t.Fatalf("run: %v", err)
+			}
+			for i := range want.Len {
+				g, w := kt.Get(bufs[0], i), kt.Get(want, i)
+				if !kt.Close(g, w, want.DType) {
+					t.Fatalf("%s opts %+v: element %d = %v, want %v\n%s\n%s", k.Name, opts, i, g, w, p, r.(*runner).src)
+				}
+			}
+		}
+	}
+}
+
+func TestElementwise(t *testing.T) {
+	s := shape.FromInts(64, 33)
+	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, s), kt.Load(2, f32, s)), spec(f32, 64*33), spec(f32, 64*33)))
+	row := kt.Must(shape.FromInts(1, 33).ExpandInts([]int{64, 33}))
+	c := kt.Must(shape.FromInts(1, 1).ExpandInts([]int{64, 33}))
+	check(t, kt.Kernel(s, kt.Op(codegen.OpMul, f32, kt.Op(codegen.OpSub, f32, kt.Load(1, f32, s), kt.Load(2, f32, row)), kt.Const(2.5, f32, c)),
+		spec(f32, 64*33), spec(f32, 33)))
+	tr := kt.Must(shape.FromInts(3, 100).Permute([]int{1, 0}))
+	s2 := shape.FromInts(100, 3)
+	zero := kt.Const(0, f32, kt.Must(shape.FromInts(1, 1).ExpandInts([]int{100, 3})))
+	check(t, kt.Kernel(s2, kt.Op(codegen.OpSqrt, f32, kt.Op(codegen.OpMax, f32, kt.Load(1, f32, tr), zero)), spec(f32, 300)))
+	// A transpose big enough to be tiled, with edges that are not whole tiles.
+	big := kt.Must(shape.FromInts(100, 130).Permute([]int{1, 0}))
+	check(t, kt.Kernel(shape.FromInts(130, 100), kt.Load(1, f32, big), spec(f32, 13000)))
+}
+
+func TestTranscendentals(t *testing.T) {
+	s := shape.FromInts(5000)
+	for _, op := range []codegen.Op{codegen.OpExp2, codegen.OpLog2, codegen.OpSin, codegen.OpSqrt, codegen.OpRecip} {
+		for _, d := range []codegen.DType{codegen.Float16, codegen.Float32, codegen.Float64} {
+			check(t, kt.Kernel(s, kt.Op(op, d, kt.Load(1, d, s)), spec(d, 5000)))
+		}
+	}
+}
+
+func TestPadAndMultiView(t *testing.T) {
+	pad := kt.Must(shape.FromInts(30, 30).PadInts([][2]int{{1, 2}, {3, 0}}))
+	s := shape.FromInts(33, 33)
+	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, pad), kt.Const(1, f32, kt.Must(pad.ReshapeInts([]int{33, 33})))), spec(f32, 900)))
+	mv := kt.Must(kt.Must(shape.FromInts(6, 10).Permute([]int{1, 0})).ReshapeInts([]int{4, 15}))
+	check(t, kt.Kernel(shape.FromInts(4, 15), kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, mv)), spec(f32, 60)))
+	flip := kt.Must(shape.FromInts(7, 9).Flip([]bool{true, false}))
+	check(t, kt.Kernel(shape.FromInts(7, 9), kt.Load(1, f32, flip), spec(f32, 63)))
+}
+
+func TestReduce(t *testing.T) {
+	for _, sh := range [][]int{{64, 200}, {3, 5}, {40000}, {5, 4, 3}} {
+		full := shape.FromInts(sh...)
+		for axes := 1; axes < 1<<len(sh); axes++ {
+			var ax []int
+			out := append([]int{}, sh...)
+			for a := range sh {
+				if axes&(1<<a) != 0 {
+					ax = append(ax, a)
+					out[a] = 1
+				}
+			}
+			n := 1
+			for _, d := range sh {
+				n *= d
+			}
+			for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMax} {
+				v := kt.Reduce(op, f32, ax, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, full), kt.Load(1, f32, full)))
+				check(t, kt.Kernel(shape.FromInts(out...), kt.Op(codegen.OpAdd, f32, v, kt.Const(1, f32, shape.FromInts(out...))), spec(f32, n)))
+			}
+		}
+	}
+	a := kt.Must(shape.FromInts(16, 1, 24).ExpandInts([]int{16, 70, 24}))
+	b := kt.Must(kt.Must(shape.FromInts(24, 70).Permute([]int{1, 0})).ReshapeInts([]int{1, 70, 24}))
+	b = kt.Must(b.ExpandInts([]int{16, 70, 24}))
+	check(t, kt.Kernel(shape.FromInts(16, 70, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))),
+		spec(f32, 16*24), spec(f32, 24*70)))
+}
+
+// TestDTypes casts between every pair of dtypes and reduces each.
+func TestDTypes(t *testing.T) {
+	s := shape.FromInts(50, 41)
+	for _, from := range codegen.DTypes {
+		for _, to := range codegen.DTypes {
+			check(t, kt.Kernel(s, kt.Op(codegen.OpCast, to, kt.Load(1, from, s)), spec(from, 50*41)))
+		}
+		if from != codegen.Bool {
+			for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMax} {
+				check(t, kt.Kernel(shape.FromInts(50, 1), kt.Reduce(op, from, []int{1}, kt.Load(1, from, s)), spec(from, 50*41)))
+				check(t, kt.Kernel(shape.FromInts(1, 41), kt.Reduce(op, from, []int{0}, kt.Load(1, from, s)), spec(from, 50*41)))
+			}
+		}
+	}
+	for _, d := range []codegen.DType{codegen.Uint8, codegen.Int32, codegen.Int64} {
+		for _, op := range []codegen.Op{codegen.OpIDiv, codegen.OpMod, codegen.OpAnd, codegen.OpXor, codegen.OpMax} {
+			check(t, kt.Kernel(s, kt.Op(op, d, kt.Load(1, d, s), kt.Load(2, d, s)), spec(d, 50*41), spec(d, 50*41)))
+		}
+	}
+}
+
+// TestRandomKernels checks that CLANG and CPU agree on random kernels.
+func TestRandomKernels(t *testing.T) {
+	n := 60
+	if testing.Short() {
+		n = 15
+	}
+	for seed := range n {
+		k := kt.RandomKernel(rand.New(rand.NewSource(int64(seed))))
+		t.Run(k.Name, func(t *testing.T) { check(t, k) })
+	}
+}
+
+func TestRenderSignature(t *testing.T) {
+	s := shape.FromInts(10)
+	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, s), kt.Load(2, f32, s)), spec(f32, 10), spec(f32, 10)), codegen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "void E_10(float* restrict data0, const float* restrict data1, const float* restrict data2, long start, long end)"
+	if src := codegen.RenderC(p); !strings.Contains(src, want) {
+		t.Errorf("source lacks %q:\n%s", want, src)
+	}
+}
