@@ -2,6 +2,7 @@ package lang
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -41,9 +42,18 @@ func FuzzParse(f *testing.F) {
 		if strings.HasPrefix(e.Msg, "internal error") {
 			t.Fatalf("%v", err)
 		}
+		quoted := strings.HasPrefix(e.Msg, "unexpected string ") // may hold ", expected "
+		if i := strings.LastIndex(e.Msg, ", expected "); i >= 0 && !quoted && !hints.MatchString(e.Msg[i+11:]) {
+			t.Fatalf("unknown hint in %v", err)
+		}
 		checkPos(t, src, e.Pos)
 	})
 }
+
+// hints matches what an error may say was expected, so that no term of
+// participle's own messages reaches users.
+var hints = regexp.MustCompile(`^(expression|name|parameter name|path string|attribute name|` +
+	`function name or parameters|loop variable|"[^"]+")(; write "else if")?$`)
 
 // checkPos fails unless p is a line of src and a column of that line or
 // just past its end.
