@@ -1,0 +1,108 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// layers gives, for each package of the module, the packages of the module
+// it may depend on (directly or not), after STYLE.md 8.1: symbolic <- shape
+// <- codegen <- devices <- tensor <- interp <- cmd/tiny, with lang and
+// stdlib beside the engine. A subpackage of a listed package (devices/cpu)
+// follows the rule of the nearest listed entry unless it has its own.
+var layers = map[string][]string{
+	"symbolic":      {},
+	"shape":         {"symbolic"},
+	"codegen":       {"shape", "symbolic"},
+	"devices":       {"codegen", "shape", "symbolic"},
+	"devices/cpu":   {"devices", "codegen", "shape", "symbolic"},
+	"devices/clang": {"devices", "codegen", "shape", "symbolic"},
+	"tensor":        {"devices", "codegen", "shape", "symbolic"},
+	"lang":          {},
+	"stdlib":        {},
+	"interp":        {"lang", "stdlib", "tensor", "devices", "codegen", "shape", "symbolic"},
+}
+
+// externals lists the only packages outside the standard library that a
+// package may import directly; packages not listed may import any.
+var externals = map[string][]string{
+	"lang":   {"github.com/alecthomas/participle/v2"},
+	"stdlib": {},
+}
+
+// TestDependencyDirection fails when a package of the module imports one
+// above it.
+func TestDependencyDirection(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}}|{{join .Deps \" \"}}|{{join .Imports \" \"}}", "tiny/...").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, rest, _ := strings.Cut(line, "|")
+		deps, imports, _ := strings.Cut(rest, "|")
+		pkg := strings.TrimPrefix(path, "tiny/")
+		rule, ok := ruleFor(pkg)
+		if !ok {
+			continue // cmd/tiny and packages at the top may import anything
+		}
+		for _, dep := range strings.Fields(deps) {
+			if d, ours := strings.CutPrefix(dep, "tiny/"); ours && !allowed(rule, d) {
+				t.Errorf("%s depends on %s, which is not below it (allowed: %v)", pkg, d, rule)
+			}
+		}
+		if ext, ok := externals[pkg]; ok {
+			for _, imp := range strings.Fields(imports) {
+				if isExternal(imp) && !allowed(ext, imp) {
+					t.Errorf("%s imports %s (allowed outside the standard library: %v)", pkg, imp, ext)
+				}
+			}
+		}
+		if pkg != "lang" && strings.Contains(imports, "github.com/alecthomas/participle") {
+			t.Errorf("%s imports participle, which lives only in lang", pkg)
+		}
+	}
+}
+
+// ruleFor returns the allowed dependencies of pkg, from its own entry or
+// the nearest parent's.
+func ruleFor(pkg string) ([]string, bool) {
+	for p := pkg; p != "."; p = parent(p) {
+		if rule, ok := layers[p]; ok {
+			if p != pkg { // a subpackage may also use its parent
+				rule = append([]string{p}, rule...)
+			}
+			return rule, true
+		}
+	}
+	return nil, false
+}
+
+func parent(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return "."
+}
+
+// allowed reports whether dep is one of rule or inside one of them (unless
+// it has an entry of its own in layers).
+func allowed(rule []string, dep string) bool {
+	_, listed := layers[dep]
+	for _, r := range rule {
+		if dep == r || !listed && strings.HasPrefix(dep, r+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// isExternal reports whether an import path is outside the standard
+// library and the module.
+func isExternal(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return strings.Contains(first, ".")
+}

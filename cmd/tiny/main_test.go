@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files examples/*.out")
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// tinyBinary builds the command once per test run and returns its path.
+func tinyBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "tinybin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "tiny")
+		if runtime.GOOS == "windows" {
+			binPath += ".exe"
+		}
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = &buildError{err, out}
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("building tiny: %v", buildErr)
+	}
+	return binPath
+}
+
+type buildError struct {
+	err error
+	out []byte
+}
+
+func (e *buildError) Error() string { return e.err.Error() + "\n" + string(e.out) }
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
+// result is what a run of the binary printed and its exit status.
+type result struct {
+	stdout, stderr string
+	status         int
+}
+
+// runTiny runs the binary with args, stdin and a clean environment (plus
+// env) in dir, and returns what it printed.
+func runTiny(t *testing.T, dir, stdin string, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(tinyBinary(t), args...)
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(stdin)
+	cmd.Env = append([]string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH"), "NO_COLOR=1"}, env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	res := result{stdout.String(), stderr.String(), 0}
+	if ee, ok := err.(*exec.ExitError); ok {
+		res.status = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running tiny %v: %v", args, err)
+	}
+	return res
+}
+
+// TestExamples runs each examples/*.tiny and compares its output with
+// examples/NAME.out (rewritten with -update).
+func TestExamples(t *testing.T) {
+	files, _ := filepath.Glob("../../examples/*.tiny")
+	if len(files) == 0 {
+		t.Fatal("no examples")
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".tiny")
+		t.Run(name, func(t *testing.T) {
+			res := runTiny(t, "../../examples", "", nil, "run", name+".tiny")
+			if res.status != 0 || res.stderr != "" {
+				t.Fatalf("tiny run %s.tiny: status %d\n%s", name, res.status, res.stderr)
+			}
+			golden := strings.TrimSuffix(file, ".tiny") + ".out"
+			if *update {
+				if err := os.WriteFile(golden, []byte(res.stdout), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run the test with -update)", err)
+			}
+			if res.stdout != string(want) {
+				t.Errorf("tiny run %s.tiny printed\n%s\nwant (%s)\n%s", name, res.stdout, golden, want)
+			}
+		})
+	}
+}

@@ -1,0 +1,179 @@
+package main
+
+// This file defines the REPL loop over a LineReader, so that tests drive it
+// with lines from a buffer; readline.go gives it a terminal.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+
+	"github.com/fatih/color"
+
+	"tiny/interp"
+	"tiny/lang"
+)
+
+// errInterrupt is returned by a LineReader when the user pressed Ctrl-C
+// while typing: the pending input is dropped and the session goes on.
+var errInterrupt = errors.New("interrupt")
+
+// A LineReader gives the REPL its input one line at a time.
+type LineReader interface {
+	// ReadLine shows prompt (if the reader shows prompts) and returns the
+	// next line without its newline, io.EOF at the end, or errInterrupt.
+	ReadLine(prompt string) (string, error)
+	// AddHistory records a complete input.
+	AddHistory(input string)
+}
+
+// The REPL's prompts: a new statement, and a continued one.
+const (
+	promptNew  = ">>> "
+	promptMore = "... "
+)
+
+// REPL is a read-eval-print loop over one interpreter. The zero value is
+// not usable; set it and In.
+type REPL struct {
+	It     *interp.Interp
+	In     LineReader
+	Stderr io.Writer
+	Color  bool // color "error:" in red
+	// Lines numbers errors by their line in the whole input (for piped
+	// stdin); otherwise each input counts from line 1.
+	Lines bool
+
+	mu     sync.Mutex
+	cancel context.CancelFunc // cancels the running statement, if any
+	line   int                // lines read so far, for Lines
+	failed bool
+}
+
+// Run reads, runs and echoes inputs until EOF or until ctx is done, and
+// reports whether every input ran without error.
+func (r *REPL) Run(ctx context.Context) bool {
+	var pending []string
+	start := 0
+	for ctx.Err() == nil {
+		prompt := promptNew
+		if len(pending) > 0 {
+			prompt = promptMore
+		}
+		line, err := r.In.ReadLine(prompt)
+		if errors.Is(err, errInterrupt) {
+			pending = nil
+			continue
+		}
+		if err != nil { // io.EOF or a read error
+			if len(pending) > 0 { // an unclosed bracket: let the parser say so
+				r.exec(ctx, start, strings.Join(pending, "\n"))
+			}
+			break
+		}
+		r.line++
+		if len(pending) == 0 {
+			start = r.line
+		}
+		pending = append(pending, line)
+		src := strings.Join(pending, "\n")
+		if !lang.Complete(src) {
+			continue
+		}
+		pending = nil
+		if strings.TrimSpace(src) != "" {
+			r.In.AddHistory(src)
+			r.exec(ctx, start, src)
+		}
+	}
+	return !r.failed
+}
+
+// exec runs one complete input that began on line start, cancellable
+// through Interrupt, and prints its error if any.
+func (r *REPL) exec(ctx context.Context, start int, src string) {
+	ctx, cancel := context.WithCancel(ctx)
+	r.mu.Lock()
+	r.cancel = cancel
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.cancel = nil
+		r.mu.Unlock()
+		cancel()
+	}()
+	if r.Lines {
+		// Blank lines in front make positions count from the whole input.
+		src = strings.Repeat("\n", start-1) + src
+	}
+	err := safely(func() error { return r.It.Exec(ctx, "<stdin>", src, true) })
+	if err != nil {
+		r.failed = true
+		printError(r.Stderr, r.It, err, r.Color)
+	}
+}
+
+// Interrupt cancels the running statement and reports whether one was running.
+func (r *REPL) Interrupt() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cancel == nil {
+		return false
+	}
+	r.cancel()
+	return true
+}
+
+// repl runs the REPL on the process's stdin: with readline on a terminal,
+// without prompts otherwise. It returns the exit status.
+func repl(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
+	it, err := newInterp(cfg, ".", nil, stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "tiny: %v\n", err)
+		return 1
+	}
+	r := &REPL{It: it, Stderr: stderr, Color: cfg.colorFor(stderr)}
+	ctx := context.Background()
+	if !isTerminal(stdin) {
+		r.In, r.Lines = newPipeReader(stdin), true
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt)
+		defer stop()
+		if !r.Run(ctx) {
+			return 1
+		}
+		return 0
+	}
+	term, err := newTerminalReader(stdin.(*os.File), stdout, cfg, it)
+	if err != nil {
+		fmt.Fprintf(stderr, "tiny: %v\n", err)
+		return 1
+	}
+	defer term.Close()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
+	go func() {
+		for range sigs {
+			r.Interrupt()
+		}
+	}()
+	r.In = term
+	r.Run(ctx)
+	return 0
+}
+
+// promptColor returns how prompts are printed.
+func promptColor(on bool) func(string) string {
+	if !on {
+		return func(s string) string { return s }
+	}
+	c := color.New(color.FgGreen, color.Bold)
+	c.EnableColor()
+	return func(s string) string { return c.Sprint(s) }
+}

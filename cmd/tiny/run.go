@@ -1,0 +1,131 @@
+package main
+
+// This file defines the run loop shared by "tiny run", "tiny -c" and the
+// REPL: making an interpreter from the config, running source with every
+// panic recovered, and printing errors in the contract's format.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/fatih/color"
+
+	"tiny/interp"
+)
+
+// newInterp makes an interpreter that writes to stdout and stderr, may
+// import files under dir, and returns args from args().
+func newInterp(cfg config, dir string, args []string, stdout, stderr io.Writer) (*interp.Interp, error) {
+	return interp.New(interp.Options{
+		Stdout:  stdout,
+		Stderr:  stderr,
+		Device:  cfg.device,
+		Debug:   cfg.debug,
+		Imports: newImportFS(dir),
+		Args:    args,
+	})
+}
+
+// runFile runs the script at path ("-" for stdin) and returns the exit status.
+func runFile(cfg config, path string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var src []byte
+	var err error
+	name, dir := path, filepath.Dir(path)
+	if path == "-" {
+		name, dir = "<stdin>", "."
+		src, err = io.ReadAll(stdin)
+	} else {
+		src, err = os.ReadFile(path)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "tiny: %v\n", err)
+		return 1
+	}
+	return runCode(cfg, name, src, args, dir, stdout, stderr)
+}
+
+// runCode runs src as a script named name, interruptible by Ctrl-C, and
+// returns the exit status.
+func runCode(cfg config, name string, src []byte, args []string, dir string, stdout, stderr io.Writer) int {
+	it, err := newInterp(cfg, dir, args, stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "tiny: %v\n", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // a second Ctrl-C kills the process
+	}()
+	err = safely(func() error { return it.ExecFile(ctx, name, src) })
+	if err == nil {
+		return 0
+	}
+	printError(stderr, it, err, cfg.colorFor(stderr))
+	if ctx.Err() != nil {
+		return 130
+	}
+	return 1
+}
+
+// internalError is a panic that escaped the interpreter.
+type internalError struct{ v any }
+
+func (e internalError) Error() string { return fmt.Sprintf("internal error: %v", e.v) }
+
+// safely calls f, turning a panic into an internalError.
+func safely(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = internalError{r}
+		}
+	}()
+	return f()
+}
+
+// printError writes err to w as the contract formats it, with "error:" in
+// red when colored.
+func printError(w io.Writer, it *interp.Interp, err error, colored bool) {
+	var text string
+	var ie internalError
+	if errors.As(err, &ie) {
+		text = "error: " + ie.Error()
+	} else if text = safeFormat(it, err); text == "" {
+		text = "error: " + err.Error()
+	}
+	if colored {
+		red := color.New(color.FgRed, color.Bold)
+		red.EnableColor()
+		text = colorizeError(text, red.Sprint("error:"))
+	}
+	fmt.Fprintln(w, text)
+}
+
+// colorizeError replaces the first "error:" of an error's header line.
+func colorizeError(text, colored string) string {
+	header, rest, _ := strings.Cut(text, "\n")
+	if i := strings.Index(header, "error:"); i >= 0 {
+		header = header[:i] + colored + header[i+len("error:"):]
+	}
+	if rest == "" {
+		return header
+	}
+	return header + "\n" + rest
+}
+
+// safeFormat is it.FormatError, returning "" if formatting panics.
+func safeFormat(it *interp.Interp, err error) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = ""
+		}
+	}()
+	return it.FormatError(err)
+}

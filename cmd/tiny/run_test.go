@@ -1,0 +1,104 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRunExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("ok.tiny", "print(\"ok\", args())\n")
+	write("bad.tiny", "fn step(x) {\n  return x + undefined_name\n}\nprint(1)\nstep(2)\nprint(2)\n")
+	write("syntax.tiny", "a = (1, 2\nb = 3\n")
+	tests := []struct {
+		args           []string
+		status         int
+		stdout, stderr string
+	}{
+		{[]string{"run", "ok.tiny", "a", "b"}, 0, "ok [\"a\", \"b\"]\n", ""},
+		{[]string{"ok.tiny"}, 0, "ok []\n", ""},
+		{[]string{"run", "bad.tiny"}, 1, "1\n",
+			"bad.tiny:2:14: error: "},
+		{[]string{"run", "syntax.tiny"}, 1, "", "syntax.tiny:"},
+		{[]string{"run", "missing.tiny"}, 1, "", "tiny: open missing.tiny: "},
+		{[]string{"run"}, 2, "", "tiny run: missing FILE.tiny"},
+		{[]string{"-c", "print(1 + 2)"}, 0, "3\n", ""},
+		{[]string{"-c", "print(args())", "x"}, 0, "[\"x\"]\n", ""},
+		{[]string{"-c", "1 +"}, 1, "", "<string>:1:"},
+		{[]string{"-c"}, 2, "", "tiny -c: missing CODE"},
+		{[]string{"frobnicate"}, 2, "", "tiny: unknown command \"frobnicate\""},
+		{[]string{"help"}, 0, "tiny is a tensor scripting language", ""},
+		{[]string{"help", "nn"}, 0, "fn linear(x, w, b)\n", ""},
+		{[]string{"help", "nope"}, 2, "", "tiny help: no module \"nope\""},
+		{[]string{"version"}, 0, "tiny ", ""},
+	}
+	for _, tc := range tests {
+		res := runTiny(t, dir, "", nil, tc.args...)
+		if res.status != tc.status || !strings.Contains(res.stdout, tc.stdout) || !strings.HasPrefix(res.stderr, tc.stderr) || tc.stderr == "" && res.stderr != "" {
+			t.Errorf("tiny %q: status %d, stdout %q, stderr %q; want %d, %q, %q",
+				tc.args, res.status, res.stdout, res.stderr, tc.status, tc.stdout, tc.stderr)
+		}
+	}
+}
+
+// TestRunErrorFormat checks the whole error report: header, source line,
+// caret, frames.
+func TestRunErrorFormat(t *testing.T) {
+	dir := t.TempDir()
+	src := "a = [[1, 2, 3], [4, 5, 6]]\nfn step(b) {\n  c = a + b.sum(axis=0)\n  return c\n}\nstep(ones(4, 4))\n"
+	if err := os.WriteFile(filepath.Join(dir, "model.tiny"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := runTiny(t, dir, "", nil, "run", "model.tiny")
+	want := "model.tiny:3:9: error: cannot broadcast shapes (2, 3) and (4,)\n" +
+		"      c = a + b.sum(axis=0)\n" +
+		"            ^\n" +
+		"  in fn step (model.tiny:6:1)\n"
+	if res.status != 1 || res.stderr != want {
+		t.Errorf("status %d, stderr\n%s\nwant\n%s", res.status, res.stderr, want)
+	}
+}
+
+func TestEnvironment(t *testing.T) {
+	for _, env := range [][]string{{"DEBUG=x"}, {"DEBUG=-1"}} {
+		if res := runTiny(t, ".", "", env, "-c", "print(1)"); res.status != 2 || !strings.HasPrefix(res.stderr, "tiny: DEBUG=") {
+			t.Errorf("%v: status %d, stderr %q", env, res.status, res.stderr)
+		}
+	}
+	if res := runTiny(t, ".", "", []string{"DEVICE=GPU9"}, "-c", "print(1)"); res.status != 1 || !strings.Contains(res.stderr, "GPU9") {
+		t.Errorf("DEVICE=GPU9: status %d, stderr %q", res.status, res.stderr)
+	}
+}
+
+func TestConfigFromEnv(t *testing.T) {
+	tests := []struct {
+		env  map[string]string
+		want config
+	}{
+		{nil, config{}},
+		{map[string]string{"DEVICE": "clang", "CPU": "1"}, config{device: "CLANG"}},
+		{map[string]string{"CPU": "1"}, config{device: "CPU"}},
+		{map[string]string{"CLANG": "1", "CPU": "0"}, config{device: "CLANG"}},
+		{map[string]string{"DEBUG": "3", "NO_COLOR": "1", "HOME": "/h"}, config{debug: 3, noColor: true, history: "/h/.tiny_history"}},
+	}
+	for _, tc := range tests {
+		got, err := configFromEnv(func(k string) string { return tc.env[k] })
+		if err != nil || got != tc.want {
+			t.Errorf("configFromEnv(%v) = %+v, %v; want %+v", tc.env, got, err, tc.want)
+		}
+	}
+}
+
+func TestColorizeError(t *testing.T) {
+	got := colorizeError("f.tiny:1:2: error: bad\n    x\n    ^", "E:")
+	if want := "f.tiny:1:2: E: bad\n    x\n    ^"; got != want {
+		t.Errorf("colorizeError = %q, want %q", got, want)
+	}
+}
