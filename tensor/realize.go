@@ -190,6 +190,11 @@ func (e *Engine) run(k *codegen.Kernel, bufs []*devices.Buffer, log io.Writer) {
 			fmt.Fprintf(log, "%s\n", s.Source())
 		}
 		c = &compiled{prog: prog, runner: r}
+		if len(e.runners) >= maxRunners {
+			// Constants are baked into kernels, so a loop over changing
+			// scalars compiles new kernels: start over rather than grow.
+			clear(e.runners)
+		}
 		e.runners[key] = c
 		e.stats.Compiles++
 	}
@@ -207,6 +212,9 @@ func (e *Engine) run(k *codegen.Kernel, bufs []*devices.Buffer, log io.Writer) {
 			e.stats.Time.Seconds()*1e3, float64(c.prog.Flops)/sec/1e9, float64(c.prog.Bytes)/sec/1e9)
 	}
 }
+
+// maxRunners bounds the engine's cache of compiled kernels.
+const maxRunners = 4096
 
 // cacheKey identifies a kernel: its AST, each shared node written once
 // (Kernel.String prints a DAG as a tree, which can grow exponentially), and
