@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -38,7 +39,8 @@ type Interp struct {
 	pos      lang.Pos // the position being evaluated, for internal errors
 	ret      Value    // the value of the return statement being executed
 	echo     bool
-	maxNumel int // the largest tensor a script may build; 0 means no limit
+	src      string // the source text of the code being run, for error snippets
+	maxNumel int    // the largest tensor a script may build; 0 means no limit
 
 	debugPanics bool
 }
@@ -99,6 +101,7 @@ func (it *Interp) Exec(ctx context.Context, filename, src string, echo bool) (er
 	}
 	defer it.enter(ctx)()
 	defer it.recoverTo(&err)
+	defer it.running(src)()
 	it.echo = echo
 	defer func() { it.echo = false }()
 	it.execStmts(f.Stmts, it.globals)
@@ -115,7 +118,18 @@ func (it *Interp) Eval(ctx context.Context, expr string) (v Value, err error) {
 	}
 	defer it.enter(ctx)()
 	defer it.recoverTo(&err)
+	defer it.running(expr)()
 	return it.eval(x, it.globals), nil
+}
+
+// running records src as the source being run and returns the function
+// restoring the previous one. Errors keep the source of the code that
+// failed, so a REPL that runs every input as "<stdin>" still shows the
+// right line of an earlier input's fn.
+func (it *Interp) running(src string) func() {
+	old := it.src
+	it.src = src
+	return func() { it.src = old }
 }
 
 // enter installs ctx for one API call and returns the function restoring
@@ -189,7 +203,14 @@ func (it *Interp) Register(name string, fn func(ctx context.Context, args []Valu
 // source line with a caret (from whichever file the error is in, as long as
 // this interpreter ran it), and the call frames.
 func (it *Interp) FormatError(err error) string {
-	return lang.FormatWith(err, func(file string) string { return it.sources[file] })
+	var ee *EvalError
+	errors.As(err, &ee)
+	return lang.FormatWith(err, func(file string) string {
+		if ee != nil && ee.source != "" && file == ee.Pos.File {
+			return ee.source
+		}
+		return it.sources[file]
+	})
 }
 
 // Source returns the source text the interpreter ran or imported under

@@ -143,3 +143,19 @@ func TestEvalErrors(t *testing.T) {
 		t.Errorf("FormatError = %q", it.FormatError(err))
 	}
 }
+
+// TestREPLErrorSource checks that an error inside a fn defined by an
+// earlier REPL input shows that input's line, though every input is
+// "<stdin>".
+func TestREPLErrorSource(t *testing.T) {
+	it := newInterp(t, nil)
+	ctx := context.Background()
+	if err := it.Exec(ctx, "<stdin>", "fn f(x) { return x / 0 }", true); err != nil {
+		t.Fatal(err)
+	}
+	err := it.Exec(ctx, "<stdin>", "y = 1; f(y)", true)
+	want := "<stdin>:1:20: error: division by zero\n    fn f(x) { return x / 0 }\n                       ^\n  in fn f (<stdin>:1:8)"
+	if got := it.FormatError(err); got != want {
+		t.Errorf("FormatError =\n%s\nwant\n%s", got, want)
+	}
+}

@@ -24,6 +24,7 @@ type Function struct {
 	lit      *lang.FnLit
 	defaults []Value // one per parameter; nil where there is none
 	env      *scope
+	src      string // the source text the fn was parsed from
 }
 
 // Name returns the fn's name, "anonymous" for a fn literal.
@@ -65,6 +66,7 @@ func (f *Function) call(it *Interp, pos lang.Pos, args []Value, kw []kwarg) Valu
 		}
 	}
 	it.frames = append(it.frames, lang.Frame{Name: f.Name(), Pos: pos})
+	defer it.running(f.src)()
 	defer func() { it.frames = it.frames[:len(it.frames)-1] }()
 	it.ret = nil
 	if it.execStmts(f.lit.Body.Stmts, env) == ctrlReturn && it.ret != nil {

@@ -19,6 +19,8 @@ type EvalError struct {
 	Pos   lang.Pos
 	Stack []lang.Frame
 	Err   error // the underlying error, if any (a *tensor.Error, a Go builtin's error, context.Canceled)
+
+	source string // the text of the file Pos is in, as it was when the code ran
 }
 
 func (e *EvalError) Error() string { return lang.Header(e.Pos, e.Msg) }
@@ -47,7 +49,7 @@ func (it *Interp) fail(pos lang.Pos, err error) {
 }
 
 func (it *Interp) newError(pos lang.Pos, msg string, err error) *EvalError {
-	return &EvalError{Msg: msg, Pos: pos, Stack: it.stack(), Err: err}
+	return &EvalError{Msg: msg, Pos: pos, Stack: it.stack(), Err: err, source: it.src}
 }
 
 // maxFrames bounds the frames an error keeps: a runaway recursion reports
@@ -111,11 +113,11 @@ func (it *Interp) recoverTo(err *error) {
 	case *EvalError:
 		*err = e
 	case *tensor.Error:
-		*err = &EvalError{Msg: e.Msg, Pos: it.pos, Err: e}
+		*err = &EvalError{Msg: e.Msg, Pos: it.pos, Err: e, source: it.src}
 	default:
 		if it.debugPanics {
 			fmt.Printf("%v\n%s", r, debug.Stack())
 		}
-		*err = &EvalError{Msg: fmt.Sprintf("internal error: %v", r), Pos: it.pos}
+		*err = &EvalError{Msg: fmt.Sprintf("internal error: %v", r), Pos: it.pos, source: it.src}
 	}
 }

@@ -117,7 +117,7 @@ func (it *Interp) execFor(s *lang.ForStmt, env *scope) (result ctrl) {
 }
 
 func (it *Interp) makeFn(lit *lang.FnLit, env *scope) *Function {
-	f := &Function{lit: lit, defaults: make([]Value, len(lit.Params)), env: env}
+	f := &Function{lit: lit, defaults: make([]Value, len(lit.Params)), env: env, src: it.src}
 	for i, p := range lit.Params {
 		if p.Default != nil {
 			f.defaults[i] = it.eval(p.Default, env)

@@ -27,6 +27,7 @@ func (it *Interp) importFile(s *lang.ImportStmt) *Module {
 	f, perr := lang.Parse(p, string(src))
 	it.sources[p] = string(src)
 	it.frames = append(it.frames, lang.Frame{Name: "import " + p, Pos: s.Start})
+	restore := it.running(string(src))
 	if perr != nil {
 		var le *lang.Error
 		if errors.As(perr, &le) {
@@ -38,6 +39,7 @@ func (it *Interp) importFile(s *lang.ImportStmt) *Module {
 	defer delete(it.loading, p)
 	m := &Module{name: p, globals: newScope(nil)}
 	it.execStmts(f.Stmts, m.globals)
+	restore()
 	it.frames = it.frames[:len(it.frames)-1]
 	it.modules[p] = m
 	return m

@@ -206,7 +206,13 @@ func scheduleMethod(it *Interp, r Value, c *call) Value {
 	ks := recvT(r).Schedule()
 	out := make([]Value, len(ks))
 	for i, k := range ks {
-		out[i] = String(k.String())
+		out[i] = Kernel{k.String()}
 	}
 	return NewList(out)
 }
+
+// Kernel is one kernel of a schedule; it prints as its AST.
+type Kernel struct{ text string }
+
+func (k Kernel) String() string { return k.text }
+func (Kernel) Type() string     { return "kernel" }
