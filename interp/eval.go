@@ -93,6 +93,11 @@ func (it *Interp) execFor(s *lang.ForStmt, env *scope) (result ctrl) {
 	if !ok {
 		it.failf(s.Iter.Pos(), "cannot iterate over %s", seq.Type())
 	}
+	it.guard(s.Iter.Pos(), func() { it.loop(s, iter, env, &result) })
+	return result
+}
+
+func (it *Interp) loop(s *lang.ForStmt, iter Iterable, env *scope, result *ctrl) {
 	iter.Iterate(func(v Value) bool {
 		it.checkCtx(s.Start)
 		if len(s.Vars) == 1 {
@@ -108,12 +113,11 @@ func (it *Interp) execFor(s *lang.ForStmt, env *scope) (result ctrl) {
 		case ctrlBreak:
 			return false
 		case ctrlReturn:
-			result = c
+			*result = c
 			return false
 		}
 		return true
 	})
-	return result
 }
 
 func (it *Interp) makeFn(lit *lang.FnLit, env *scope) *Function {
