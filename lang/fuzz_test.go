@@ -53,7 +53,7 @@ func FuzzParse(f *testing.F) {
 // hints matches what an error may say was expected, so that no term of
 // participle's own messages reaches users.
 var hints = regexp.MustCompile(`^(expression|name|parameter name|path string|attribute name|` +
-	`function name or parameters|loop variable|"[^"]+")(; write "else if")?$`)
+	`function name or parameters|loop variable|"[^"]+"( or "[^"]+")?)$`)
 
 // checkPos fails unless p is a line of src and a column of that line or
 // just past its end.

@@ -106,11 +106,13 @@ func syntaxError(perr error, toks []lexer.Token) *Error {
 	if hint == "" {
 		hint = expectHint(prevToken(toks, tok))
 	}
-	if hint != "" {
-		msg += ", expected " + hint
-	}
-	if tok.Type == tIdent && tok.Value == "elif" {
+	switch {
+	case tok.Type == tIdent && tok.Value == "elif":
 		msg += `; write "else if"`
+	case (hint == "" || hint == endOfBlock) && startsStmt(tok):
+		msg += " at end of statement"
+	case hint != "":
+		msg += ", expected " + hint
 	}
 	return &Error{Pos: toPos(tok.Pos), Msg: msg}
 }
@@ -146,6 +148,20 @@ func describeToken(t lexer.Token) string {
 var grammarNames = map[string]string{
 	"GBlock": `"{"`, "GExpr": "expression", "GExprList": "expression", "GName": "name",
 	"GParam": "parameter name", "GString": "path string", "GCall": `"("`,
+	"GIf": `"if" or "{"`, "GTok": endOfBlock,
+}
+
+// endOfBlock is the hint when a block's closing brace was expected.
+const endOfBlock = `"}"`
+
+// startsStmt reports whether t could begin a statement, so that after a
+// complete statement it most likely lacks a separator before it.
+func startsStmt(t lexer.Token) bool {
+	switch t.Type {
+	case tIdent, tInt, tFloat, tString, tKeyword:
+		return true
+	}
+	return false
 }
 
 // expected returns what participle's message says it expected, when that is
@@ -154,6 +170,9 @@ func expected(msg string) string {
 	_, want, ok := strings.Cut(msg, "(expected ")
 	if !ok {
 		return ""
+	}
+	if strings.HasPrefix(want, "(GIf | GBlock)") {
+		return grammarNames["GIf"] // the only group whose alternatives we name
 	}
 	if strings.HasPrefix(want, `"`) {
 		if end := strings.Index(want[1:], `"`); end >= 0 {
