@@ -253,6 +253,11 @@ func unaryFloat[T float](op codegen.Op) func(d, a []T) {
 	default:
 		return nil
 	}
+	var z T
+	if _, ok := any(z).(float32); ok && op != codegen.OpSqrt {
+		g := fastUnary(op)
+		return func(d, a []T) { g(as[float32](d), as[float32](a)) }
+	}
 	return func(d, a []T) {
 		a = a[:len(d)]
 		for i := range d {

@@ -84,3 +84,11 @@ func BenchmarkMatmul512(b *testing.B) {
 	bench(b, kt.Kernel(shape.FromInts(n, n, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, bt))),
 		spec(f32, n*n), spec(f32, n*n)))
 }
+
+// BenchmarkExpSin is exp(a)+sin(b), with exp as tinygrad writes it: exp2(a*log2(e)).
+func BenchmarkExpSin(b *testing.B) {
+	s := shape.FromInts(n16M)
+	l2e := kt.Const(1.4426950408889634, f32, kt.Must(shape.FromInts(1).ExpandInts([]int{n16M})))
+	e := kt.Op(codegen.OpExp2, f32, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, s), l2e))
+	bench(b, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, e, kt.Op(codegen.OpSin, f32, kt.Load(2, f32, s))), spec(f32, n16M), spec(f32, n16M)))
+}

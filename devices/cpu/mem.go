@@ -81,7 +81,7 @@ func loadv[S, R num](dst int, m memFn[S], ac access, alt R, conv func(S) R) vfun
 		if a.coef == 1 && conv == nil {
 			return func(fr *frame, blk, n int) {
 				off := a.base(fr) + blk
-				get[R](&fr.cur)[dst] = any(m(fr)[off : off+n]).([]R)
+				get[R](&fr.cur)[dst] = as[R](m(fr)[off : off+n])
 			}
 		}
 		return func(fr *frame, blk, n int) {
@@ -155,7 +155,7 @@ func storev[S, R num](m memFn[S], ac access, v opnd, conv func(R) S) vfunc {
 		if a.coef == 1 && conv == nil && vs == 1 {
 			return func(fr *frame, blk, n int) {
 				off := a.base(fr) + blk
-				copy(m(fr)[off:off+n], any(get[R](&fr.cur)[v.slot][:n]).([]S))
+				copy(m(fr)[off:off+n], as[S](get[R](&fr.cur)[v.slot][:n]))
 			}
 		}
 		return func(fr *frame, blk, n int) {

@@ -1,0 +1,129 @@
+package cpu
+
+import (
+	"math"
+	"unsafe"
+
+	"tiny/codegen"
+)
+
+// This file defines float32 exp2, log2 and sin that evaluate polynomials in
+// float64: accurate to far below a float32 ulp, so their float32 results are
+// those of math's (correctly rounded but for rare double-rounding ties),
+// in a fraction of the time.
+
+// widen converts a float32 to float64 with integer operations. The SSE
+// conversion instruction writes half a register and so waits for the
+// register's previous value, which chains every call of a loop to the last.
+func widen(x float32) float64 {
+	b := math.Float32bits(x)
+	e := (b >> 23) & 0xff
+	if e == 0 || e == 0xff {
+		return float64(x)
+	}
+	return math.Float64frombits(uint64(b&0x80000000)<<32 | uint64(e+1023-127)<<52 | uint64(b&0x7fffff)<<29)
+}
+
+// exp2f returns 2**x.
+func exp2f(x float32) float32 {
+	v := widen(x)
+	switch {
+	case v != v:
+		return x
+	case v >= 128:
+		return float32(math.Inf(1))
+	case v < -151:
+		return 0
+	}
+	n := float64(int64(v+1024.5)) - 1024 // round to nearest; the truncation sees a positive number
+	f := (v - n) * math.Ln2              // |f| <= ln2/2
+	p := 1 + f*(1+f*(1.0/2+f*(1.0/6+f*(1.0/24+f*(1.0/120+f*(1.0/720+f*(1.0/5040+f*(1.0/40320+f*(1.0/362880)))))))))
+	return float32(p * math.Float64frombits(uint64(int64(n)+1023)<<52))
+}
+
+// log2f returns log2(x).
+func log2f(x float32) float32 {
+	v := widen(x)
+	switch {
+	case v != v || v < 0:
+		return float32(math.NaN())
+	case v == 0:
+		return float32(math.Inf(-1))
+	case math.IsInf(v, 1):
+		return x
+	}
+	b := math.Float64bits(v)
+	e := int64(b>>52) - 1023
+	m := math.Float64frombits(b&(1<<52-1) | 1023<<52) // [1, 2)
+	if m > math.Sqrt2 {
+		m /= 2
+		e++
+	}
+	s := (m - 1) / (m + 1) // |s| <= 0.172
+	s2 := s * s
+	ln := 2 * s * (1 + s2*(1.0/3+s2*(1.0/5+s2*(1.0/7+s2*(1.0/9+s2*(1.0/11+s2*(1.0/13+s2*(1.0/15))))))))
+	return float32(float64(e) + ln/math.Ln2)
+}
+
+// The parts of pi/2 for Cody-Waite reduction (fdlibm's): k*pio2a is exact
+// for |k| < 2**20.
+const (
+	pio2a = 1.57079632673412561417e+00
+	pio2b = 6.07710050630396597660e-11
+	pio2c = 2.02226624871116645580e-21
+)
+
+// sinf returns sin(x).
+func sinf(x float32) float32 {
+	v := widen(x)
+	if !(math.Abs(v) < 1e5) {
+		return float32(math.Sin(v))
+	}
+	k := float64(int64(v*(2/math.Pi) + math.Copysign(0.5, v))) // round half away from zero
+	r := ((v - k*pio2a) - k*pio2b) - k*pio2c                   // |r| <= pi/4 (a little more)
+	r2 := r * r
+	var y float64
+	if int64(k)&1 == 0 {
+		y = r * (1 - r2*(1.0/6-r2*(1.0/120-r2*(1.0/5040-r2*(1.0/362880-r2*(1.0/39916800-r2*(1.0/6227020800)))))))
+	} else {
+		y = 1 - r2*(1.0/2-r2*(1.0/24-r2*(1.0/720-r2*(1.0/40320-r2*(1.0/3628800-r2*(1.0/479001600-r2*(1.0/87178291200)))))))
+	}
+	if int64(k)&2 != 0 {
+		y = -y
+	}
+	return float32(y)
+}
+
+// fastUnary returns the float32 loop of exp2, log2 or sin.
+func fastUnary(op codegen.Op) func(d, a []float32) {
+	switch op {
+	case codegen.OpExp2:
+		return func(d, a []float32) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = exp2f(a[i])
+			}
+		}
+	case codegen.OpLog2:
+		return func(d, a []float32) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = log2f(a[i])
+			}
+		}
+	}
+	return func(d, a []float32) {
+		a = a[:len(d)]
+		for i := range d {
+			d[i] = sinf(a[i])
+		}
+	}
+}
+
+// as reinterprets a run of T as a run of U, for a T known to be U.
+func as[U, T any](x []T) []U {
+	if len(x) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*U)(unsafe.Pointer(&x[0])), len(x))
+}
