@@ -105,6 +105,9 @@ func (e *Engine) realize(targets []*lazy) {
 		}
 	}
 	for i, it := range items {
+		if prod(it.out.shape)*it.out.dtype.Size() >= reclaimBytes {
+			reclaim()
+		}
 		out := devices.Alloc(it.out.dtype, prod(it.out.shape))
 		bufs := []*devices.Buffer{out}
 		for _, in := range it.inputs {
@@ -133,6 +136,19 @@ func (e *Engine) realize(targets []*lazy) {
 		}
 	}
 	runtime.KeepAlive(items)
+}
+
+// reclaimBytes is the output size from which realize first collects
+// garbage, so that buffers of dead tensors are back in the pool.
+const reclaimBytes = 32 << 20
+
+// reclaim runs a garbage collection and lets the cleanups it queues return
+// dead tensors' buffers to the pool. Reusing a warm 64 MiB buffer saves
+// faulting in 16K fresh pages (5-30 ms, far more on a loaded machine); the
+// collection is cheap because buffers hold no pointers.
+func reclaim() {
+	runtime.GC()
+	runtime.Gosched()
 }
 
 // keepUntilUnreachable returns buf to the devices pool once node b can no
