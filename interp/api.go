@@ -166,11 +166,18 @@ func (it *Interp) Global(name string) (any, bool) {
 	if !ok {
 		return nil, false
 	}
-	var out any
-	if err := tensor.Catch(func() { out = toGo(v) }); err != nil {
-		return v, true
-	}
-	return out, true
+	return toGoSafely(v), true
+}
+
+// toGoSafely is toGo, returning the Value itself if converting it fails
+// (a tensor whose realization fails).
+func toGoSafely(v Value) (out any) {
+	defer func() {
+		if recover() != nil {
+			out = v
+		}
+	}()
+	return toGo(v)
 }
 
 // Globals returns the names of the global variables, sorted.

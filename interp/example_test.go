@@ -93,3 +93,17 @@ func ExampleInterp_Exec() {
 	// (1, "a")
 	// a
 }
+
+// ExampleInterp_Completions completes names, keywords and, after a dot,
+// the methods and attributes of a value.
+func ExampleInterp_Completions() {
+	it, _ := interp.New(interp.Options{})
+	it.Exec(context.Background(), "<stdin>", `config = {"lr": 0.1}`, false)
+	fmt.Println(it.Completions("con"))
+	fmt.Println(it.Completions("config.l"))
+	fmt.Println(it.Completions("x = wh"))
+	// Output:
+	// [config continue]
+	// [config.lr]
+	// [x = where x = while]
+}
