@@ -243,7 +243,13 @@ func unaryFloat[T float](op codegen.Op) func(d, a []T) {
 			}
 		}
 	case codegen.OpSqrt:
-		f = math.Sqrt
+		// A direct call: the compiler turns it into one instruction.
+		return func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = T(math.Sqrt(float64(a[i])))
+			}
+		}
 	case codegen.OpExp2:
 		f = math.Exp2
 	case codegen.OpLog2:
@@ -254,7 +260,7 @@ func unaryFloat[T float](op codegen.Op) func(d, a []T) {
 		return nil
 	}
 	var z T
-	if _, ok := any(z).(float32); ok && op != codegen.OpSqrt {
+	if _, ok := any(z).(float32); ok {
 		g := fastUnary(op)
 		return func(d, a []T) { g(as[float32](d), as[float32](a)) }
 	}
