@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -24,10 +25,10 @@ type console struct {
 	done chan struct{}
 }
 
-func startConsole(t *testing.T) (*console, *exec.Cmd) {
+func startConsole(t *testing.T, home string) (*console, *exec.Cmd) {
 	t.Helper()
 	cmd := exec.Command(tinyBinary(t))
-	cmd.Env = []string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH"), "NO_COLOR=1", "TERM=xterm"}
+	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "NO_COLOR=1", "TERM=xterm"}
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
@@ -87,7 +88,8 @@ func TestREPLTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the REPL on a pseudo-terminal")
 	}
-	c, cmd := startConsole(t)
+	home := t.TempDir()
+	c, cmd := startConsole(t, home)
 	c.expect(">>> ")
 	c.send("myvalue = [1, 2,\r")
 	c.expect("... ")
@@ -124,6 +126,9 @@ func TestREPLTerminal(t *testing.T) {
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("exit: %v", err)
+	}
+	if h, err := os.ReadFile(filepath.Join(home, ".tiny_history")); err != nil || !strings.Contains(string(h), "myvalue = [1, 2, 3]") {
+		t.Errorf("history file: %v\n%s", err, h)
 	}
 	if testing.Verbose() {
 		c.mu.Lock()

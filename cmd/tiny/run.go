@@ -99,6 +99,8 @@ func printError(w io.Writer, it *interp.Interp, err error, colored bool) {
 		text = "error: " + ie.Error()
 	} else if text = safeFormat(it, err); text == "" {
 		text = "error: " + err.Error()
+	} else if header, _, _ := strings.Cut(text, "\n"); !strings.Contains(header, "error:") {
+		text = "error: " + text // an error without a position
 	}
 	if colored {
 		red := color.New(color.FgRed, color.Bold)

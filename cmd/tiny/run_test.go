@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRunExitStatus(t *testing.T) {
@@ -100,5 +105,54 @@ func TestColorizeError(t *testing.T) {
 	got := colorizeError("f.tiny:1:2: error: bad\n    x\n    ^", "E:")
 	if want := "f.tiny:1:2: E: bad\n    x\n    ^"; got != want {
 		t.Errorf("colorizeError = %q, want %q", got, want)
+	}
+}
+
+// TestRunInterrupt sends SIGINT to a script in an endless loop: it stops
+// with the error at the loop and status 130.
+func TestRunInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a signal")
+	}
+	cmd := exec.Command(tinyBinary(t), "-c", "print(\"start\")\ni = 0\nwhile true { i += 1 }")
+	cmd.Env = []string{"NO_COLOR=1"}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait for the script to start, so that the signal finds it running.
+	if _, err := bufio.NewReader(stdout).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("tiny did not stop on SIGINT")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.HasPrefix(stderr.String(), "<string>:3:") {
+		t.Errorf("status %d, stderr %q", code, stderr.String())
+	}
+}
+
+func TestSafelyAndPrintError(t *testing.T) {
+	err := safely(func() error { panic("boom") })
+	var buf bytes.Buffer
+	printError(&buf, nil, err, false)
+	if got := buf.String(); got != "error: internal error: boom\n" {
+		t.Errorf("printError = %q", got)
+	}
+	buf.Reset()
+	printError(&buf, nil, errors.New("plain"), true)
+	if got := buf.String(); !strings.Contains(got, "\x1b[") || !strings.HasSuffix(got, " plain\n") {
+		t.Errorf("colored printError = %q", got)
 	}
 }
