@@ -111,6 +111,8 @@ func syntaxError(perr error, toks []lexer.Token) *Error {
 		msg += `; write "else if"`
 	case (hint == "" || hint == endOfBlock) && startsStmt(tok):
 		msg += " at end of statement"
+	case hint == endOfBlock:
+		msg += `, expected "}"`
 	case hint != "":
 		msg += ", expected " + hint
 	}
@@ -151,8 +153,9 @@ var grammarNames = map[string]string{
 	"GIf": `"if" or "{"`, "GTok": endOfBlock,
 }
 
-// endOfBlock is the hint when a block's closing brace was expected.
-const endOfBlock = `"}"`
+// endOfBlock marks the hint when a block's closing brace was expected:
+// before a token that can start a statement, a separator is missing.
+const endOfBlock = "end of block"
 
 // startsStmt reports whether t could begin a statement, so that after a
 // complete statement it most likely lacks a separator before it.
