@@ -41,6 +41,56 @@ var coreBuiltins = map[string]func(it *Interp, c *call) Value{
 	"zip":       zip_,
 	"sum":       sum_,
 	"round":     round_,
+	"any":       func(it *Interp, c *call) Value { return it.anyAll(c, true) },
+	"all":       func(it *Interp, c *call) Value { return it.anyAll(c, false) },
+	"map":       map_,
+	"filter":    filter_,
+	"reversed": func(it *Interp, c *call) Value {
+		vals := it.collect(c)
+		for i, j := 0, len(vals)-1; i < j; i, j = i+1, j-1 {
+			vals[i], vals[j] = vals[j], vals[i]
+		}
+		return NewList(vals)
+	},
+	"dict": func(it *Interp, c *call) Value {
+		if len(c.args) > 0 {
+			it.failf(c.pos, "dict: want keyword arguments only")
+		}
+		d := NewDict()
+		for _, k := range c.kw {
+			d.Set(k.name, k.value)
+		}
+		return d
+	},
+}
+
+func (it *Interp) anyAll(c *call, isAny bool) Value {
+	for _, v := range it.collect(c) {
+		if it.truth(c.pos, v) == isAny {
+			return Bool(isAny)
+		}
+	}
+	return Bool(!isAny)
+}
+
+func map_(it *Interp, c *call) Value {
+	var f, xs Value
+	it.unpack(c, "fn", &f, "items", &xs)
+	var out []Value
+	it.iterate(c, xs, func(v Value) { out = append(out, it.callValue(c.pos, f, []Value{v}, nil)) })
+	return NewList(out)
+}
+
+func filter_(it *Interp, c *call) Value {
+	var f, xs Value
+	it.unpack(c, "fn", &f, "items", &xs)
+	var out []Value
+	it.iterate(c, xs, func(v Value) {
+		if it.truth(c.pos, it.callValue(c.pos, f, []Value{v}, nil)) {
+			out = append(out, v)
+		}
+	})
+	return NewList(out)
 }
 
 func (it *Interp) addBuiltins() {

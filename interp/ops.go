@@ -145,6 +145,9 @@ func (it *Interp) arith(pos lang.Pos, op string, x, y Value) Value {
 		if b, ok := y.(String); ok && op == "+" {
 			return a + b
 		}
+		if op == "%" {
+			return it.percentFormat(pos, string(a), y)
+		}
 		if op == "*" && yInt {
 			return String(strings.Repeat(string(a), int(it.repeatCount(pos, yi, len(a)))))
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"tiny/lang"
 )
 
 // strFormat implements "...".format(args): {} takes the next argument, {0}
@@ -156,4 +158,69 @@ func pad(s, fill string, align byte, width int) string {
 		}
 	}
 	return strings.Repeat(fill, n) + s
+}
+
+// percentFormat implements "fmt" % args, Python's printf-style formatting:
+// %s %r %d %i %f %e %g %x %% with flags, width and precision.
+func (it *Interp) percentFormat(pos lang.Pos, format string, arg Value) Value {
+	args := []Value{arg}
+	if t, ok := arg.(Tuple); ok {
+		args = t
+	}
+	var b strings.Builder
+	next := 0
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			b.WriteByte(format[i])
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("-+ #0123456789.", format[j]) >= 0 {
+			j++
+		}
+		if j >= len(format) {
+			it.failf(pos, "%%: incomplete format")
+		}
+		spec, verb := format[i+1:j], format[j]
+		i = j
+		if verb == '%' {
+			b.WriteByte('%')
+			continue
+		}
+		if next >= len(args) {
+			it.failf(pos, "%%: not enough arguments for format string")
+		}
+		v := args[next]
+		next++
+		switch verb {
+		case 's':
+			fmt.Fprintf(&b, "%"+spec+"s", str(v))
+		case 'r':
+			fmt.Fprintf(&b, "%"+spec+"s", v.String())
+		case 'd', 'i', 'x', 'X', 'o':
+			n, ok := toInt(v)
+			if f, isF := v.(Float); isF {
+				n, ok = int64(f), true
+			}
+			if !ok {
+				it.failf(pos, "%%%c format: a number is required, not %s", verb, v.Type())
+			}
+			if verb == 'i' {
+				verb = 'd'
+			}
+			fmt.Fprintf(&b, "%"+spec+string(verb), n)
+		case 'f', 'F', 'e', 'E', 'g', 'G':
+			f, ok := toFloat(v)
+			if !ok {
+				it.failf(pos, "%%%c format: a number is required, not %s", verb, v.Type())
+			}
+			fmt.Fprintf(&b, "%"+spec+string(verb), f)
+		default:
+			it.failf(pos, "%%: unsupported format character %q", verb)
+		}
+	}
+	if next < len(args) {
+		it.failf(pos, "%%: not all arguments converted during string formatting")
+	}
+	return String(b.String())
 }
