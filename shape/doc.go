@@ -17,8 +17,17 @@
 //
 // The (idx, valid) contract: for output indices idxs, Tracker.IndexExpr
 // returns two simplified symbolic nodes; the element reads buffer[idx] when
-// valid is true and is the padding value (0) when it is false. Render prints
-// them in tinygrad's notation, ((ridx0*2)+ridx1) and True.
+// valid is true and is the padding value (0) when it is false. idx is
+// simplified knowing that valid holds, so where valid is false it may be any
+// value, even outside the buffer: never read without checking valid. Render
+// prints them in tinygrad's notation, ((ridx0*2)+ridx1) and True, with C's
+// truncating // and %.
+//
+// The files: view.go (View and its canonical creation), movement.go (permute,
+// expand, pad, shrink, stride), reshape.go (merging and splitting dims, with
+// masks), compose.go (one view for two, and Tracker.Simplify), tracker.go
+// (the stack of views), index.go (index expressions), arith.go (arithmetic on
+// dims and tuple printing).
 //
 // Everything follows tinygrad at commit a2a4ff30: View creation canonicalizes
 // views the same way, String prints tinygrad's repr, and the oracle test in
