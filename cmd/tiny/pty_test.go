@@ -83,13 +83,15 @@ func (c *console) send(s string) {
 }
 
 // TestREPLTerminal drives the REPL as a user would: prompts, continuation,
-// TAB completion, an error, Ctrl-C during a long loop, and Ctrl-D.
+// TAB completion, an error, Ctrl-C during a long loop, history, and exit;
+// TestREPLTerminalEOF checks Ctrl-D.
 func TestREPLTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the REPL on a pseudo-terminal")
 	}
 	home := t.TempDir()
 	c, cmd := startConsole(t, home)
+	c.expect("Ctrl-D")
 	c.expect(">>> ")
 	c.send("myvalue = [1, 2,\r")
 	c.expect("... ")
@@ -118,6 +120,35 @@ func TestREPLTerminal(t *testing.T) {
 	c.send("unfinished(\x03")
 	c.expect("^C")
 	c.expect(">>> ")
+	c.send("exit\r")
+	select {
+	case <-c.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("tiny did not exit on exit")
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("exit: %v", err)
+	}
+	if h, err := os.ReadFile(filepath.Join(home, ".tiny_history")); err != nil || !strings.Contains(string(h), "myvalue = [1, 2,\n3]\n") {
+		t.Errorf("history file: %v\n%s", err, h)
+	}
+	if testing.Verbose() {
+		c.mu.Lock()
+		t.Logf("terminal transcript:\n%q", c.out.String())
+		c.mu.Unlock()
+	}
+}
+
+func TestREPLTerminalEOF(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the REPL on a pseudo-terminal")
+	}
+	c, cmd := startConsole(t, t.TempDir())
+	c.expect(">>> ")
+	c.send("x = (1,\r")
+	c.expect("... ")
+	c.send("2)\r")
+	c.expect(">>> ")
 	c.send("\x04")
 	select {
 	case <-c.done:
@@ -126,13 +157,5 @@ func TestREPLTerminal(t *testing.T) {
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("exit: %v", err)
-	}
-	if h, err := os.ReadFile(filepath.Join(home, ".tiny_history")); err != nil || !strings.Contains(string(h), "myvalue = [1, 2, 3]") {
-		t.Errorf("history file: %v\n%s", err, h)
-	}
-	if testing.Verbose() {
-		c.mu.Lock()
-		t.Logf("terminal transcript:\n%q", c.out.String())
-		c.mu.Unlock()
 	}
 }

@@ -53,9 +53,15 @@ func (t *terminalReader) ReadLine(prompt string) (string, error) {
 	return line, err
 }
 
+// AddHistory saves each line of input as its own entry, as Python's REPL
+// does: joining them could change their meaning, since a newline ends a
+// statement outside brackets.
 func (t *terminalReader) AddHistory(input string) {
-	// Multi-line inputs are kept as one history entry, on one line.
-	t.rl.SaveHistory(strings.ReplaceAll(input, "\n", " "))
+	for _, line := range strings.Split(input, "\n") {
+		if strings.TrimSpace(line) != "" {
+			t.rl.SaveHistory(line)
+		}
+	}
 }
 
 func (t *terminalReader) Close() error { return t.rl.Close() }

@@ -48,6 +48,8 @@ type REPL struct {
 	// Lines numbers errors by their line in the whole input (for piped
 	// stdin); otherwise each input counts from line 1.
 	Lines bool
+	// Quit makes an input of just "exit" or "quit" end the session.
+	Quit bool
 
 	mu     sync.Mutex
 	cancel context.CancelFunc // cancels the running statement, if any
@@ -86,6 +88,9 @@ func (r *REPL) Run(ctx context.Context) bool {
 			continue
 		}
 		pending = nil
+		if r.Quit && isQuit(src) {
+			break
+		}
 		if strings.TrimSpace(src) != "" {
 			r.In.AddHistory(src)
 			r.exec(ctx, start, src)
@@ -163,9 +168,24 @@ func repl(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 			r.Interrupt()
 		}
 	}()
-	r.In = term
+	fmt.Fprintf(stdout, "%s on %s. Ctrl-D or exit quits, TAB completes, tiny help has more.\n", version(), deviceName(cfg))
+	r.In, r.Quit = term, true
 	r.Run(ctx)
 	return 0
+}
+
+// isQuit reports whether src is a request to leave the REPL.
+func isQuit(src string) bool {
+	s := strings.TrimSpace(src)
+	return s == "exit" || s == "quit" || s == "exit()" || s == "quit()"
+}
+
+// deviceName returns the device the config picks, for the banner.
+func deviceName(cfg config) string {
+	if cfg.device == "" {
+		return "CPU"
+	}
+	return cfg.device
 }
 
 // promptColor returns how prompts are printed.
