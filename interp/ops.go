@@ -199,11 +199,20 @@ func repeat(vs []Value, n int64) []Value {
 func (it *Interp) intOp(pos lang.Pos, op string, a, b int64) Value {
 	switch op {
 	case "+":
-		return Int(a + b)
+		if c := a + b; (c > a) == (b > 0) {
+			return Int(c)
+		}
+		it.failf(pos, "integer overflow in %d + %d", a, b)
 	case "-":
-		return Int(a - b)
+		if c := a - b; (c < a) == (b > 0) {
+			return Int(c)
+		}
+		it.failf(pos, "integer overflow in %d - %d", a, b)
 	case "*":
-		return Int(a * b)
+		if c, ok := mulInt(a, b); ok {
+			return Int(c)
+		}
+		it.failf(pos, "integer overflow in %d * %d", a, b)
 	case "/":
 		if b == 0 {
 			it.failf(pos, "division by zero")
@@ -231,21 +240,46 @@ func (it *Interp) intOp(pos lang.Pos, op string, a, b int64) Value {
 		if b < 0 {
 			return it.floatOp(pos, op, float64(a), float64(b))
 		}
-		return Int(ipow(a, b))
+		if r, ok := ipow(a, b); ok {
+			return Int(r)
+		}
+		it.failf(pos, "integer overflow in %d ** %d", a, b)
 	}
 	return nil
 }
 
-func ipow(a, b int64) int64 {
-	r := int64(1)
-	for b > 0 {
-		if b&1 == 1 {
-			r *= a
-		}
-		a *= a
-		b >>= 1
+// mulInt returns a*b and whether it fits in an int64.
+func mulInt(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
 	}
-	return r
+	c := a * b
+	if c/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+		return 0, false
+	}
+	return c, true
+}
+
+// ipow returns a**b (b >= 0) and whether it fits in an int64.
+func ipow(a, b int64) (int64, bool) {
+	r := int64(1)
+	ok := true
+	for b > 0 {
+		var o bool
+		if b&1 == 1 {
+			r, o = mulInt(r, a)
+			ok = ok && o
+		}
+		b >>= 1
+		if b > 0 {
+			a, o = mulInt(a, a)
+			ok = ok && o
+		}
+		if !ok {
+			return 0, false
+		}
+	}
+	return r, true
 }
 
 func (it *Interp) floatOp(pos lang.Pos, op string, a, b float64) Value {
