@@ -27,7 +27,7 @@ func (it *Interp) unary(x *lang.Unary, v Value) Value {
 	case "-":
 		switch n := v.(type) {
 		case Int:
-			return -n
+			return it.intOp(x.Start, "-", 0, int64(n))
 		case Float:
 			return -n
 		case Bool:
@@ -223,10 +223,10 @@ func (it *Interp) intOp(pos lang.Pos, op string, a, b int64) Value {
 			it.failf(pos, "integer division or modulo by zero")
 		}
 		if b == -1 { // avoid the overflow trap of MinInt64 / -1
-			if op == "//" {
-				return Int(-a)
+			if op == "%" {
+				return Int(0)
 			}
-			return Int(0)
+			return it.intOp(pos, "-", 0, a)
 		}
 		q, r := a/b, a%b
 		if r != 0 && (r < 0) != (b < 0) {
