@@ -36,7 +36,9 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 	}
 	nt := pl.order(opts)
 	e := &emitter{b: newBuilder(), pl: pl, vars: map[string]*bnode{}, syms: map[*symbolic.Node]*bnode{}}
-	e.emit(nt)
+	if !pl.emptyOutput() {
+		e.emit(nt)
+	}
 	p = &Program{Name: k.Name, UOps: e.b.linearize(), Bufs: k.Bufs, SplitReduce: nt.split}
 	if p.Name == "" {
 		p.Name = pl.name()
@@ -204,6 +206,9 @@ func (e *emitter) value(n *Node) *bnode {
 		}
 		return c
 	case OpReduce:
+		if e.pl.emptyReduce() {
+			return e.konst(identity(n.ReduceOp, n.DType), n.DType)
+		}
 		if e.accs == nil {
 			return e.fold(n)
 		}

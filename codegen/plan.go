@@ -206,3 +206,25 @@ func abs64(x int64) int64 {
 	}
 	return x
 }
+
+// emptyReduce reports whether a reduced axis has size 0: every reduce then
+// yields its identity.
+func (pl *plan) emptyReduce() bool {
+	for a, r := range pl.red {
+		if r && pl.shape[a] == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// emptyOutput reports whether an output axis has size 0: the kernel then
+// does nothing.
+func (pl *plan) emptyOutput() bool {
+	for a, r := range pl.red {
+		if !r && pl.shape[a] == 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -49,6 +49,9 @@ func (pl *plan) order(opts Options) nest {
 			gs = append(gs, a)
 		}
 	}
+	if pl.emptyReduce() {
+		rs = nil // every reduce is its identity: no reduce loops
+	}
 	u := -1
 	if len(rs) > 0 && !opts.NoReorder {
 		cost := pl.strideCost()

@@ -92,3 +92,13 @@ func BenchmarkExpSin(b *testing.B) {
 	e := kt.Op(codegen.OpExp2, f32, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, s), l2e))
 	bench(b, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, e, kt.Op(codegen.OpSin, f32, kt.Load(2, f32, s))), spec(f32, n16M), spec(f32, n16M)))
 }
+
+// BenchmarkSoftmaxLast is the last kernel of a softmax over rows of
+// 4096x1024: exp2((x-max)*log2(e)) / sum.
+func BenchmarkSoftmaxLast(b *testing.B) {
+	s := shape.FromInts(4096, 1024)
+	col := kt.Must(shape.FromInts(4096, 1).ExpandInts([]int{4096, 1024}))
+	l2e := kt.Const(1.4426950408889634, f32, kt.Must(shape.FromInts(1, 1).ExpandInts([]int{4096, 1024})))
+	e := kt.Op(codegen.OpExp2, f32, kt.Op(codegen.OpMul, f32, kt.Op(codegen.OpSub, f32, kt.Load(1, f32, s), kt.Load(2, f32, col)), l2e))
+	bench(b, kt.Kernel(s, kt.Op(codegen.OpDiv, f32, e, kt.Load(3, f32, col)), spec(f32, 1<<22), spec(f32, 4096), spec(f32, 4096)))
+}

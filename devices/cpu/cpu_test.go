@@ -174,3 +174,21 @@ func TestCastValues(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgeShapes covers empty shapes, reduces over empty axes, scalar
+// kernels and two reduces in one kernel.
+func TestEdgeShapes(t *testing.T) {
+	e := shape.FromInts(0, 3)
+	check(t, kt.Kernel(e, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, e)), spec(f32, 0)))
+	for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMax, codegen.OpMul} {
+		check(t, kt.Kernel(shape.FromInts(1, 3), kt.Reduce(op, f32, []int{0}, kt.Load(1, f32, e)), spec(f32, 0)))
+	}
+	sc := shape.FromInts()
+	check(t, kt.Kernel(sc, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, sc), kt.Const(3, f32, sc)), spec(f32, 1)))
+	x := shape.FromInts(37, 300)
+	two := kt.Op(codegen.OpSub, f32,
+		kt.Reduce(codegen.OpMax, f32, []int{1}, kt.Load(1, f32, x)),
+		kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, x), kt.Load(1, f32, x))))
+	check(t, kt.Kernel(shape.FromInts(37, 1), two, spec(f32, 37*300)))
+	check(t, kt.Kernel(shape.FromInts(1, 300), kt.Reduce(codegen.OpAdd, codegen.Int32, []int{0}, kt.Load(1, codegen.Int32, x)), spec(codegen.Int32, 37*300)))
+}

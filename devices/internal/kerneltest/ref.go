@@ -19,20 +19,21 @@ func Eval(k *codegen.Kernel, bufs []*devices.Buffer) {
 	full := root.ST.IntShape()
 	var red []int
 	walk(root, func(n *codegen.Node) {
-		if n.Op == codegen.OpReduce {
-			red = n.Axes
+		if n.Op != codegen.OpReduce {
+			return
 		}
-	})
-	if len(red) > 0 {
-		walk(root, func(n *codegen.Node) {
-			if n.Op == codegen.OpLoad || n.Op == codegen.OpConst {
-				s := n.ST.IntShape()
+		red = n.Axes
+		done := false
+		walk(n, func(l *codegen.Node) {
+			if !done && (l.Op == codegen.OpLoad || l.Op == codegen.OpConst) {
+				s := l.ST.IntShape()
 				for _, a := range red {
-					full[a] = max(full[a], s[a])
+					full[a] = s[a]
 				}
+				done = true
 			}
 		})
-	}
+	})
 	e := &evaluator{bufs: bufs, exprs: map[*codegen.Node][2]*symbolic.Node{}, full: full, red: red}
 	out := root.ST.IntShape()
 	each(out, func(idx []int) {
