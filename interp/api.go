@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"sort"
 
+	"tiny/devices"
 	"tiny/lang"
 	"tiny/tensor"
 )
@@ -16,7 +18,7 @@ import (
 // device, discards output, and allows no imports but the standard library.
 type Options struct {
 	Stdout, Stderr io.Writer // where print and debug output go; nil discards
-	Device         string    // "" is the default ("CPU"), else "CPU" or "CLANG"
+	Device         string    // "" is the default ("CPU"), else a registered device: "CPU", "CLANG"
 	Debug          int       // tinygrad's DEBUG level, passed to the tensor engine
 	Imports        fs.FS     // files a script may import; nil means none
 	Args           []string  // what args() returns
@@ -53,10 +55,8 @@ func New(opts Options) (*Interp, error) {
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
 	}
-	switch opts.Device {
-	case "", "CPU", "CLANG":
-	default:
-		return nil, fmt.Errorf("interp: unknown device %q, want CPU or CLANG", opts.Device)
+	if opts.Device != "" && !slices.Contains(devices.Names(), opts.Device) {
+		return nil, fmt.Errorf("interp: unknown device %q (have %v)", opts.Device, devices.Names())
 	}
 	it := &Interp{
 		opts:     opts,

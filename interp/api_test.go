@@ -159,3 +159,12 @@ func TestREPLErrorSource(t *testing.T) {
 		t.Errorf("FormatError =\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestUnknownDevice(t *testing.T) {
+	if _, err := interp.New(interp.Options{Device: "TPU"}); err == nil {
+		t.Error("New accepted device TPU")
+	}
+	if _, err := interp.New(interp.Options{Device: "CPU"}); err != nil {
+		t.Error(err)
+	}
+}
