@@ -20,6 +20,8 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/ebitengine/purego"
+
 	"tiny/codegen"
 	"tiny/devices"
 )
@@ -84,7 +86,9 @@ func Available() (compiler string, err error) {
 			probe.err = err
 			return
 		}
-		if got := call(fn, 20, 22); got != 42 {
+		var add func(a, b int64) int64
+		purego.RegisterFunc(&add, fn)
+		if got := add(20, 22); got != 42 {
 			probe.err = fmt.Errorf("clang: probe kernel returned %d, want 42", got)
 		}
 	})
@@ -119,13 +123,16 @@ func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
 		fmt.Fprintf(d.log, "clang: compiled %s with %s\n", p.Name, tc.path)
 	}
 	r := &runner{p: p, abi: abi, src: src, threads: d.threads}
-	if r.entry, err = lib.sym(abi.Entry); err != nil {
+	fn, err := lib.sym(abi.Entry)
+	if err != nil {
 		return nil, err
 	}
+	purego.RegisterFunc(&r.entry, fn)
 	if abi.Finish != "" {
-		if r.finish, err = lib.sym(abi.Finish); err != nil {
+		if fn, err = lib.sym(abi.Finish); err != nil {
 			return nil, err
 		}
+		purego.RegisterFunc(&r.finish, fn)
 	}
 	return r, nil
 }

@@ -6,8 +6,6 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/ebitengine/purego"
-
 	"tiny/codegen"
 	"tiny/devices"
 )
@@ -16,23 +14,27 @@ import (
 // one goroutine: starting workers costs more than it saves.
 const minParallel = 1 << 15
 
+// The C entry points (see codegen.CABI). They are called through purego
+// functions with unsafe.Pointer parameters, so that the pointer arrays passed
+// escape to the heap: C reads them while other goroutines run, and a
+// goroutine stack can move.
+type (
+	entryFn  func(bufs unsafe.Pointer, start, end int64, part, vars unsafe.Pointer)
+	finishFn func(bufs, parts unsafe.Pointer, nparts int64, vars unsafe.Pointer)
+)
+
 // runner is a loaded kernel.
 type runner struct {
-	p             *codegen.Program
-	abi           codegen.CABI
-	src           string
-	entry, finish uintptr
-	threads       int
+	p       *codegen.Program
+	abi     codegen.CABI
+	src     string
+	entry   entryFn
+	finish  finishFn
+	threads int
 }
 
 // Source returns the kernel's C source, as DEBUG=4 prints it.
 func (r *runner) Source() string { return r.src }
-
-// call calls the C function fn with integer and pointer arguments.
-func call(fn uintptr, args ...uintptr) uintptr {
-	r1, _, _ := purego.SyscallN(fn, args...)
-	return r1
-}
 
 // Run calls the kernel over bufs. The global loop is split into one
 // contiguous share per worker; a SplitReduce program then combines the
@@ -66,29 +68,29 @@ func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) error {
 	if r.abi.Finish != "" {
 		parts = make([]uint64, workers*r.abi.PartBytes/8+1)
 	}
-	arg, vp := uintptr(unsafe.Pointer(&ptrs[0])), uintptr(unsafe.Pointer(&vals[0]))
-	part := func(w int) uintptr {
+	arg, vp := unsafe.Pointer(&ptrs[0]), unsafe.Pointer(&vals[0])
+	part := func(w int) unsafe.Pointer {
 		if parts == nil {
-			return 0
+			return nil
 		}
-		return uintptr(unsafe.Pointer(&parts[0])) + uintptr(w*r.abi.PartBytes)
+		return unsafe.Add(unsafe.Pointer(&parts[0]), w*r.abi.PartBytes)
 	}
 	var wg sync.WaitGroup
 	for w := range workers {
 		lo, hi := p.Global*w/workers, p.Global*(w+1)/workers
 		if w == workers-1 {
-			call(r.entry, arg, uintptr(lo), uintptr(hi), part(w), vp)
+			r.entry(arg, int64(lo), int64(hi), part(w), vp)
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			call(r.entry, arg, uintptr(lo), uintptr(hi), part(w), vp)
+			r.entry(arg, int64(lo), int64(hi), part(w), vp)
 		}()
 	}
 	wg.Wait()
-	if r.finish != 0 {
-		call(r.finish, arg, part(0), uintptr(workers), vp)
+	if r.finish != nil {
+		r.finish(arg, part(0), int64(workers), vp)
 	}
 	runtime.KeepAlive(ptrs)
 	runtime.KeepAlive(vals)
