@@ -37,7 +37,12 @@ func (v View) IndexExpr(idxs []*symbolic.Node, valid *symbolic.Node) (idx, ok *s
 // RawIndexExpr returns the unsimplified (idx, valid) of the tracker at idxs:
 // the last view indexes with idxs, and each earlier view (minified) with the
 // row-major unravelling of the flat index the view after it computes.
+//
+// It panics if idxs does not hold one index per axis, a programming error.
 func (st Tracker) RawIndexExpr(idxs []*symbolic.Node) (idx, valid *symbolic.Node) {
+	if len(idxs) != len(st.Shape()) {
+		panic(fmt.Sprintf("shape: got %d indices for shape %s", len(idxs), Tuple(st.Shape())))
+	}
 	idx, valid = st.last().IndexExpr(idxs, nil)
 	for i := len(st.Views) - 2; i >= 0; i-- {
 		v := st.Views[i].Minify()
@@ -108,14 +113,14 @@ func splitAnd(n *symbolic.Node) []*symbolic.Node {
 }
 
 // Ridxs returns the loop indices of the tracker's output axes, one
-// symbolic.Range per axis bounded by its dim, named by names or, when names
-// is nil, ridx0, ridx1, ...
+// symbolic.Range per axis bounded by its dim, named by names; axes beyond
+// names (all of them for nil) are named ridx0, ridx1, ...
 func (st Tracker) Ridxs(names []string) []*symbolic.Node {
 	shape := st.Shape()
 	out := make([]*symbolic.Node, len(shape))
 	for i, s := range shape {
 		name := fmt.Sprintf("ridx%d", i)
-		if names != nil {
+		if i < len(names) {
 			name = names[i]
 		}
 		out[i] = symbolic.Range(name, i, max(s.Max()-1, 0))
