@@ -1,0 +1,208 @@
+package cpu
+
+import "tiny/codegen"
+
+// This file holds the analysis that runs before any closure is built:
+// which loop each uop is in, which index values are affine in an innermost
+// loop variable, which ALU results are computed in place in the output,
+// which MULs fuse into their consumer, and which loops run in tiles.
+
+// term is one scalar index value times a constant.
+type term struct{ slot, mul int }
+
+// affine is an index value base + coef*ridx inside an innermost loop, where
+// base = k + sum(terms) is fixed for the whole loop.
+type affine struct {
+	coef, k int
+	terms   []term
+}
+
+func (a affine) base(fr *frame) int {
+	b := a.k
+	for _, t := range a.terms {
+		b += fr.cur.ix[t.slot][0] * t.mul
+	}
+	return b
+}
+
+func (a affine) add(b affine) affine {
+	return affine{coef: a.coef + b.coef, k: a.k + b.k, terms: append(append([]term{}, a.terms...), b.terms...)}
+}
+
+func (a affine) scale(c int) affine {
+	t := make([]term, len(a.terms))
+	for i, x := range a.terms {
+		t[i] = term{x.slot, x.mul * c}
+	}
+	return affine{coef: a.coef * c, k: a.k * c, terms: t}
+}
+
+// home returns the loop a value varies with: its own loop for a RANGE.
+func (c *compiler) home(i int) int {
+	if c.u[i].Op == codegen.OpRange {
+		return i
+	}
+	return c.scope[i]
+}
+
+// analyze fills scope, inner, uses, loaded and the slot table.
+func (c *compiler) analyze() {
+	c.scope = make([]int, len(c.u))
+	c.uses = make([]int, len(c.u))
+	c.inner, c.aff, c.mat, c.fuse, c.loaded = map[int]bool{}, map[int]affine{}, map[int]bool{}, map[int]int{}, map[int]bool{}
+	stack := []int{-1}
+	for i, u := range c.u {
+		c.scope[i] = stack[len(stack)-1]
+		for _, s := range u.Src {
+			c.uses[s]++
+		}
+		switch u.Op {
+		case codegen.OpRange:
+			c.inner[i] = true
+			if top := stack[len(stack)-1]; top >= 0 {
+				c.inner[top] = false
+			}
+			stack = append(stack, i)
+		case codegen.OpEnd:
+			stack = stack[:len(stack)-1]
+		case codegen.OpLoad:
+			if b := c.u[u.Src[0]]; b.Op == codegen.OpDefineGlobal {
+				c.loaded[b.Buf] = true
+			}
+		}
+	}
+	c.slots = make([]slotInit, len(c.u))
+	for i, u := range c.u {
+		s := slotInit{t: regType(u.DType), n: 1}
+		switch {
+		case u.Op == codegen.OpConst:
+			s.val, s.isK = u.Val, true
+		case u.Op == codegen.OpDefineVar:
+			s.name = u.Name
+		case u.Op == codegen.OpDefineAcc:
+			s.n = max(u.Size, 1)
+		case u.Op == codegen.OpDefineGlobal || u.Op == codegen.OpEnd || u.Op == codegen.OpStore || u.Op == codegen.OpAccum:
+			s.n = 0
+		case c.inner[c.home(i)]:
+			s.n = blockSize
+		}
+		c.slots[i] = s
+	}
+	c.affines()
+	c.fusions()
+	c.absorbs()
+}
+
+// absorbs finds MULs of an innermost loop used once, by an ADD or an
+// add-ACCUM of the same loop: the consumer computes x*y+z or a dot product
+// in one pass instead of two.
+func (c *compiler) absorbs() {
+	c.absorb, c.inMul = map[int]int{}, map[int]bool{}
+	for i, u := range c.u {
+		h := c.scope[i]
+		if h < 0 || !c.inner[h] || u.DType == codegen.Index || u.DType == codegen.Bool {
+			continue
+		}
+		var cands []int
+		switch {
+		case u.Op == codegen.OpAdd:
+			cands = u.Src
+		case u.Op == codegen.OpAccum && u.ReduceOp == codegen.OpAdd:
+			if a, ok := c.aff[u.Src[1]]; c.home(u.Src[1]) == h && !(ok && a.coef == 1) {
+				continue
+			}
+			cands = u.Src[2:]
+		}
+		for _, m := range cands {
+			mu := c.u[m]
+			if mu.Op != codegen.OpMul || c.uses[m] != 1 || c.home(m) != h || c.inMul[m] {
+				continue
+			}
+			if c.home(mu.Src[0]) != h && c.home(mu.Src[1]) != h {
+				continue
+			}
+			c.absorb[i], c.inMul[m] = m, true
+			break
+		}
+	}
+}
+
+// affines finds the index values of innermost loops that are affine in the
+// loop variable.
+func (c *compiler) affines() {
+	for i, u := range c.u {
+		h := c.home(i)
+		if h < 0 || !c.inner[h] || u.DType != codegen.Index {
+			continue
+		}
+		switch u.Op {
+		case codegen.OpRange:
+			c.aff[i] = affine{coef: 1}
+		case codegen.OpAdd:
+			a, aok := c.affOf(u.Src[0], h)
+			b, bok := c.affOf(u.Src[1], h)
+			if aok && bok {
+				c.aff[i] = a.add(b)
+			}
+		case codegen.OpMul:
+			for j := range 2 {
+				a, aok := c.affOf(u.Src[j], h)
+				k := c.u[u.Src[1-j]]
+				if aok && k.Op == codegen.OpConst {
+					c.aff[i] = a.scale(int(k.Val))
+					break
+				}
+			}
+		}
+	}
+}
+
+// affOf returns src as an affine value of loop h: affine already, or a
+// scalar from outside the loop.
+func (c *compiler) affOf(s, h int) (affine, bool) {
+	if a, ok := c.aff[s]; ok {
+		return a, true
+	}
+	if c.home(s) == h {
+		return affine{}, false
+	}
+	if k := c.u[s]; k.Op == codegen.OpConst {
+		return affine{k: int(k.Val)}, true
+	}
+	return affine{terms: []term{{s, 1}}}, true
+}
+
+// fusions finds ALU results that can be computed straight into the output
+// buffer: stored once, contiguously, ungated, in the buffer's own type, to a
+// buffer no load reads.
+func (c *compiler) fusions() {
+	for i, u := range c.u {
+		if u.Op != codegen.OpStore || len(u.Src) != 3 {
+			continue
+		}
+		buf, idx, v := c.u[u.Src[0]], u.Src[1], u.Src[2]
+		a, ok := c.aff[idx]
+		vu := c.u[v]
+		if !ok || a.coef != 1 || c.uses[v] != 1 || c.home(v) != c.scope[i] || !vu.Op.IsElementwise() ||
+			buf.DType == codegen.Float16 || regType(buf.DType) != regType(vu.DType) || c.loaded[buf.Buf] {
+			continue
+		}
+		c.fuse[v] = i
+	}
+}
+
+// tile makes b run in tiles when its last statement is the innermost loop
+// child, which walks memory with a large stride, and reordering iterations
+// is safe: b has no effects of its own, child only stores, and no buffer
+// stored is also loaded.
+func (c *compiler) tile(b, child *block) {
+	if b.rng < 0 || b.inner || !child.inner || !child.strided || b.side || len(b.stmts) == 0 {
+		return
+	}
+	for j := child.rng + 1; c.u[j].Op != codegen.OpEnd || c.u[j].Src[0] != child.rng; j++ {
+		if u := c.u[j]; u.Op == codegen.OpAccum || (u.Op == codegen.OpStore && c.loaded[c.u[u.Src[0]].Buf]) {
+			return
+		}
+	}
+	b.tile, b.pre = child, b.stmts[:len(b.stmts)-1]
+}
