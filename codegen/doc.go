@@ -50,4 +50,11 @@
 //	9 ENDRANGE     : index   [5]
 //
 // The CONST 2 stays outside the loop; a device broadcasts it.
+//
+// Devices consume the Program as it is: devices/cpu turns each uop into a Go
+// closure over runs of the innermost loop, and the clang device compiles the
+// C that RenderC (render_c.go) writes. Both split the global loop (the first
+// top-level RANGE, Program.Global iterations) across workers; a SplitReduce
+// program keeps partial accumulators per worker. Options turn the
+// optimizations off one by one for tests; the zero value enables them all.
 package codegen
