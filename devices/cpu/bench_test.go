@@ -102,3 +102,10 @@ func BenchmarkSoftmaxLast(b *testing.B) {
 	e := kt.Op(codegen.OpExp2, f32, kt.Op(codegen.OpMul, f32, kt.Op(codegen.OpSub, f32, kt.Load(1, f32, s), kt.Load(2, f32, col)), l2e))
 	bench(b, kt.Kernel(s, kt.Op(codegen.OpDiv, f32, e, kt.Load(3, f32, col)), spec(f32, 1<<22), spec(f32, 4096), spec(f32, 4096)))
 }
+
+// BenchmarkSmall is the fixed cost of one run: (tensor([1,2,3]) + 2).
+func BenchmarkSmall(b *testing.B) {
+	s := shape.FromInts(3)
+	two := kt.Const(2, codegen.Int32, kt.Must(shape.FromInts(1).ExpandInts([]int{3})))
+	bench(b, kt.Kernel(s, kt.Op(codegen.OpAdd, codegen.Int32, kt.Load(1, codegen.Int32, s), two), spec(codegen.Int32, 3)))
+}
