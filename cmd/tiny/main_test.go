@@ -88,20 +88,48 @@ func runTiny(t *testing.T, dir, stdin string, env []string, args ...string) resu
 
 // TestExamples runs each examples/*.tiny and compares its output with
 // examples/NAME.out (rewritten with -update).
-func TestExamples(t *testing.T) {
+func TestExamples(t *testing.T) { testExamples(t, nil, *update) }
+
+// TestExamplesClang runs the examples on the CLANG device: they print the
+// same as on the reference CPU device (tour.tiny names its device).
+func TestExamplesClang(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles kernels")
+	}
+	found := false
+	for _, cc := range []string{"cc", "gcc", "clang"} {
+		if _, err := exec.LookPath(cc); err == nil {
+			found = true
+		}
+	}
+	if !found {
+		t.Skip("no C compiler")
+	}
+	// The user's kernel cache keeps later runs fast.
+	env := []string{"DEVICE=CLANG"}
+	if dir, err := os.UserCacheDir(); err == nil {
+		env = append(env, "XDG_CACHE_HOME="+dir)
+	}
+	testExamples(t, env, false)
+}
+
+func testExamples(t *testing.T, env []string, update bool) {
 	files, _ := filepath.Glob("../../examples/*.tiny")
 	if len(files) == 0 {
 		t.Fatal("no examples")
 	}
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".tiny")
+		if env != nil && name == "tour" {
+			continue
+		}
 		t.Run(name, func(t *testing.T) {
-			res := runTiny(t, "../../examples", "", nil, "run", name+".tiny")
+			res := runTiny(t, "../../examples", "", env, "run", name+".tiny")
 			if res.status != 0 || res.stderr != "" {
 				t.Fatalf("tiny run %s.tiny: status %d\n%s", name, res.status, res.stderr)
 			}
 			golden := strings.TrimSuffix(file, ".tiny") + ".out"
-			if *update {
+			if update {
 				if err := os.WriteFile(golden, []byte(res.stdout), 0o644); err != nil {
 					t.Fatal(err)
 				}
