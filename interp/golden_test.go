@@ -10,6 +10,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	_ "tiny/devices/clang"
 	_ "tiny/devices/cpu"
 	"tiny/interp"
 )
@@ -63,7 +64,9 @@ var testImports = fstest.MapFS{
 
 func runGolden(t *testing.T, file string, exs []example) [][]string {
 	var out bytes.Buffer
-	it, err := interp.New(interp.Options{Stdout: &out, Stderr: &out, Imports: testImports, Args: []string{"a", "b"}})
+	// TINY_DEVICE=CLANG runs the transcripts on another device.
+	it, err := interp.New(interp.Options{Stdout: &out, Stderr: &out, Imports: testImports, Args: []string{"a", "b"},
+		Device: os.Getenv("TINY_DEVICE")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -106,7 +106,7 @@ func TestOracle(t *testing.T) {
 }
 
 func runOracle(c oracleCase) error {
-	it, err := interp.New(interp.Options{})
+	it, err := interp.New(interp.Options{Device: os.Getenv("TINY_DEVICE")})
 	if err != nil {
 		return err
 	}
