@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"tiny/devices"
 )
 
 // Printing follows NumPy's array repr with tiny's spelling: elements are
@@ -30,7 +32,14 @@ func (t *Tensor) String() string {
 			b.WriteString(", shape=" + FormatShape(shp))
 		}
 	} else {
-		b.WriteString(formatArray(t.leafStrings(), shp, strings.Repeat(" ", len("tensor("))))
+		summarize := t.Numel() > threshold
+		offs := shownOffsets(shp, summarize)
+		strs := t.pickStrings(offs)
+		leaves := make(map[int]string, len(offs))
+		for i, o := range offs {
+			leaves[o] = strs[i]
+		}
+		b.WriteString(formatArray(leaves, shp, summarize, strings.Repeat(" ", len("tensor("))))
 	}
 	if t.n.dtype != Float32 {
 		b.WriteString(", dtype=" + t.n.dtype.String())
@@ -61,22 +70,42 @@ func (t *Tensor) ListString() string {
 
 // leafStrings returns every element formatted, row-major.
 func (t *Tensor) leafStrings() []string {
-	out := make([]string, 0, t.Numel())
-	switch d := t.n.dtype; {
-	case d == Bool:
-		for _, v := range t.Bools() {
-			out = append(out, strconv.FormatBool(v))
-		}
-	case d.IsInt():
-		for _, v := range t.Ints() {
-			out = append(out, strconv.FormatInt(v, 10))
-		}
-	default:
-		for _, v := range t.Floats() {
-			out = append(out, FormatFloat(v, d))
-		}
+	offs := make([]int, t.Numel())
+	for i := range offs {
+		offs[i] = i
 	}
+	return t.pickStrings(offs)
+}
+
+// pickStrings returns the elements at the given row-major offsets,
+// formatted, reading nothing else.
+func (t *Tensor) pickStrings(offs []int) []string {
+	out := make([]string, len(offs))
+	t.withData(func(b *devices.Buffer) {
+		for i, o := range offs {
+			out[i] = elemString(b, o)
+		}
+	})
 	return out
+}
+
+// elemString formats element i of b.
+func elemString(b *devices.Buffer, i int) string {
+	switch b.DType {
+	case Bool:
+		return strconv.FormatBool(b.Bytes()[i] != 0)
+	case Uint8:
+		return strconv.Itoa(int(b.Bytes()[i]))
+	case Int32:
+		return strconv.Itoa(int(b.Int32s()[i]))
+	case Int64:
+		return strconv.FormatInt(b.Int64s()[i], 10)
+	case Float16:
+		return FormatFloat(float64(halfToFloat(b.Uint16s()[i])), Float16)
+	case Float32:
+		return FormatFloat(float64(b.Float32s()[i]), Float32)
+	}
+	return FormatFloat(b.Float64s()[i], Float64)
 }
 
 // FormatFloat prints v, a value of float dtype d, in shortest round-trip
@@ -123,18 +152,14 @@ func formatHalf(v float64) string {
 	return FormatFloat(v, Float64)
 }
 
-// formatArray lays out leaves (row-major, of shape shp) NumPy-style; indent
-// is the hanging indent of continuation lines.
-func formatArray(leaves []string, shp []int, indent string) string {
-	if len(shp) == 0 {
-		return leaves[0]
-	}
-	summarize := len(leaves) > threshold
-	width := 0
+// shownOffsets returns the row-major offsets of the elements a print of
+// shape shp shows.
+func shownOffsets(shp []int, summarize bool) []int {
+	var out []int
 	var visit func(axis, off int)
 	visit = func(axis, off int) {
 		if axis == len(shp) {
-			width = max(width, len(leaves[off]))
+			out = append(out, off)
 			return
 		}
 		for _, i := range shownItems(shp[axis], summarize) {
@@ -144,6 +169,19 @@ func formatArray(leaves []string, shp []int, indent string) string {
 		}
 	}
 	visit(0, 0)
+	return out
+}
+
+// formatArray lays out leaves (by row-major offset, of shape shp)
+// NumPy-style; indent is the hanging indent of continuation lines.
+func formatArray(leaves map[int]string, shp []int, summarize bool, indent string) string {
+	if len(shp) == 0 {
+		return leaves[0]
+	}
+	width := 0
+	for _, l := range leaves {
+		width = max(width, len(l))
+	}
 	var rec func(axis, off int, hang string, cur int) string
 	rec = func(axis, off int, hang string, cur int) string {
 		step := prod(shp[axis+1:])
