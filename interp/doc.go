@@ -23,22 +23,35 @@
 //	*Range     range(start, stop, step)
 //	*Function  a fn: a closure over the scope that defined it
 //	*Builtin   a function written in Go
-//	*Tensor    a lazy tensor of package tensor
+//	*TensorValue  a lazy tensor of package tensor
 //	*Tracker   a ShapeTracker (package shape)
 //	*View      a single View
-//	*Var       a symbolic variable, from var(name, lo, hi)
-//	DType      a tensor element type (float32, int32, ...)
+//	*Var       a symbolic integer, from var(name, lo, hi)
+//	DType      a tensor element type (float32, int32, ...); callable as a cast
 //	*Module    the globals of an imported file
 //	*Method    a method bound to its receiver (t.sum)
+//	Kernel     one kernel of t.schedule()
 //
 // Optional interfaces add behaviour: HasAttrs (x.name), Callable (f(x)),
-// HasBinary (operators on tensors and trackers), Iterable (for loops) and
-// Sequence (len and indexing).
+// HasBinary (operators on tensors, trackers and vars), Iterable (for loops)
+// and Sequence (len, indexing and unpacking). Methods of the built-in types
+// live in per-type tables (methods_core.go, methods_tensor.go,
+// methods_shape.go).
+//
+// A bracket literal is a tensor when every element is a number or bool or
+// a nested bracket literal of one shape (int32, float32 if any element is a
+// float, bool if all are bools), and a list otherwise. Iterating a tensor
+// yields its slices along the first axis.
+//
+// Go values cross the boundary with SetGlobal and Global; Tensor builds
+// TensorData from a Go slice and a shape. A script may build tensors of at
+// most 2**31 elements.
 //
 // # Errors
 //
 // Runtime errors are *EvalError values carrying the position of the failing
-// expression and the call frames; their Error method is the one-line header
+// expression (the operator of a binary expression, the start of a call or
+// index, the name of an attribute) and the call frames; their Error method is the one-line header
 // "file:line:col: error: msg", and FormatError adds the source line, a caret
 // and "  in fn name (file:line:col)" lines. Inside the package failures
 // panic with an *EvalError and are recovered at the API boundary, as are

@@ -82,7 +82,7 @@ func (it *Interp) guard(pos lang.Pos, f func()) {
 			return
 		}
 		switch e := r.(type) {
-		case *EvalError, ctrlPanic:
+		case *EvalError:
 			panic(r)
 		case *tensor.Error:
 			panic(it.newError(pos, e.Msg, e))
@@ -95,9 +95,6 @@ func (it *Interp) guard(pos lang.Pos, f func()) {
 	}()
 	f()
 }
-
-// ctrlPanic carries a non-error unwinding through guard untouched.
-type ctrlPanic struct{}
 
 // recoverTo is deferred at the API boundary: it turns any panic into err,
 // reporting panics that are not *EvalError as internal errors at the

@@ -229,12 +229,13 @@ func (it *Interp) evalCall(x *lang.Call, env *scope) Value {
 	return it.callValue(x.Start, f, args, kw)
 }
 
-// index is a slice lo:hi:step, a new axis (none) or ... inside [].
+// sliceVal is lo:hi:step inside [], each part none when omitted.
 type sliceVal struct{ lo, hi, step Value }
 
 func (sliceVal) String() string { return "slice" }
 func (sliceVal) Type() string   { return "slice" }
 
+// ellipsisVal is ... inside [].
 type ellipsisVal struct{}
 
 func (ellipsisVal) String() string { return "..." }
