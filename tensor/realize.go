@@ -45,9 +45,10 @@ func Realize(ts ...*Tensor) {
 }
 
 // Contiguous returns t laid out in a buffer of its own, row-major: a copy
-// kernel for a view, a forced buffer for a computed value, t itself for data.
+// kernel for a view, a forced buffer for a computed value, t itself for data
+// (or a reshape of data).
 func (t *Tensor) Contiguous() *Tensor {
-	if t.n.kind == kBuffer {
+	if t.n.kind == kBuffer || t.n.kind == kView && t.n.base.kind == kBuffer && keepsLayout(t.n) {
 		return t
 	}
 	return &Tensor{&lazy{kind: kContiguous, dtype: t.n.dtype, shape: t.n.shape, src: []*lazy{t.n}, eng: t.n.eng}}
