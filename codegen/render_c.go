@@ -824,6 +824,7 @@ static inline uint16_t tiny_f2h(float x) {
 `
 	// log2: x = 2**k * m with m in [sqrt(1/2), sqrt(2)); with s = (m-1)/(m+1),
 	// log2(m) = 2/ln2 * atanh(s), whose odd series to s**9 errs below 1e-8.
+	// The series runs in double so that the result is rounded once.
 	cLog2 = `static inline float tiny_log2f(float x) {
   int sub = x < 0x1p-126f;
   float xs = sub ? x * 0x1p23f : x;
@@ -834,11 +835,10 @@ static inline uint16_t tiny_f2h(float x) {
   ix = (ix & 0x7fffffu) + 0x3f3504f3u;
   float m;
   __builtin_memcpy(&m, &ix, 4);
-  float t = m - 1.0f, s = t / (2.0f + t), s2 = s * s;
-  const float c = (float)2.8853900817779268;
-  float r = s * (c + s2*((float)(2.8853900817779268/3) + s2*((float)(2.8853900817779268/5) +
-    s2*((float)(2.8853900817779268/7) + s2*(float)(2.8853900817779268/9)))));
-  float res = (float)(k - (sub ? 23 : 0)) + r;
+  double t = (double)m - 1.0, s = t / (2.0 + t), s2 = s * s;
+  double r = s * (2.8853900817779268 + s2*(2.8853900817779268/3 + s2*(2.8853900817779268/5 +
+    s2*(2.8853900817779268/7 + s2*(2.8853900817779268/9)))));
+  float res = (float)((double)(k - (sub ? 23 : 0)) + r);
   res = x == 0.0f ? -__builtin_inff() : res;
   res = x < 0.0f ? __builtin_nanf("") : res;
   res = x == __builtin_inff() ? x : res;
@@ -863,7 +863,7 @@ static inline uint16_t tiny_f2h(float x) {
   v = (qi & 2) ? -v : v;
   return __builtin_fabsf(x) < 0x1p-12f ? x : v;
 }
-static inline int tiny_sin_big(float x) { float a = __builtin_fabsf(x); return a > 0x1p50f && a < __builtin_inff(); }
+static inline int tiny_sin_big(float x) { float a = __builtin_fabsf(x); return (a > 0x1p50f) & (a < __builtin_inff()); }
 static inline float tiny_sinf(float x) { return tiny_sin_big(x) ? (float)sin((double)x) : tiny_sinf_fast(x); }
 `
 )

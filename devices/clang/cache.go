@@ -116,7 +116,9 @@ func (l lib) sym(name string) (uintptr, error) {
 }
 
 // loaded holds the objects this process has opened, by path, and makes
-// goroutines building the same object wait for the first.
+// goroutines building the same object wait for the first. NOTE: a process
+// must not dlopen a path twice: the dynamic loader matches by name and would
+// hand back the first mapping even after the file was replaced.
 var loaded = struct {
 	sync.Mutex
 	libs    map[string]lib
@@ -126,10 +128,7 @@ var loaded = struct {
 // build returns the loaded shared object for src, compiling it unless the
 // cache holds a sound copy. compiled reports whether the compiler ran.
 func build(tc *toolchain, dir, src string) (l lib, compiled bool, err error) {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%q\x00%s", tc.id, flags, src)
-	key := hex.EncodeToString(h.Sum(nil))[:40]
-	path := filepath.Join(dir, key+".so")
+	path := objectPath(tc, dir, src)
 	for {
 		loaded.Lock()
 		if l, ok := loaded.libs[path]; ok {
@@ -155,6 +154,14 @@ func build(tc *toolchain, dir, src string) (l lib, compiled bool, err error) {
 		wg.Done()
 		return l, compiled, err
 	}
+}
+
+// objectPath returns the cache path of src's object: a hash of the
+// compiler, the flags and the source.
+func objectPath(tc *toolchain, dir, src string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%q\x00%s", tc.id, flags, src)
+	return filepath.Join(dir, hex.EncodeToString(h.Sum(nil))[:40]+".so")
 }
 
 // buildFile loads path if its checksum holds, else compiles src into it.

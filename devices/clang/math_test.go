@@ -1,0 +1,96 @@
+package clang
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"tiny/codegen"
+	"tiny/devices"
+	kt "tiny/devices/internal/kerneltest"
+	"tiny/shape"
+)
+
+// mathInputs returns float32 inputs over the whole range: random bit
+// patterns (every exponent, subnormals included), random values of
+// moderate size, and the edge cases.
+func mathInputs() []float32 {
+	rng := rand.New(rand.NewSource(3))
+	xs := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 0.5, 2, 1e-45, -1e-45, 1e-40, 1.1754944e-38, math.MaxFloat32, -math.MaxFloat32,
+		float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 127.99999, 128, -126, -149, -150, -149.5, 0x1p-12, 1e10, 1e20, 3e38,
+		float32(math.Pi / 2), float32(math.Pi), 1e5, 102940.38, 0x1p50, 0x1p51}
+	for range 200000 {
+		xs = append(xs, math.Float32frombits(rng.Uint32()))
+		xs = append(xs, float32(rng.NormFloat64()*100))
+		xs = append(xs, float32(rng.Float64()*300-150))
+	}
+	for k := range 2000 {
+		// Floats next to multiples of pi/2, where the reduction cancels most.
+		x := math.Float32frombits(math.Float32bits(float32(float64(k)*math.Pi/2)) + uint32(rng.Intn(3)) - 1)
+		xs = append(xs, x, -x)
+	}
+	return xs
+}
+
+// ulps returns the distance from got to want in float32 units of the last
+// place (0 when both are NaN or equal infinities).
+func ulps(got, want float32) float64 {
+	if math.IsNaN(float64(got)) || math.IsNaN(float64(want)) {
+		if math.IsNaN(float64(got)) && math.IsNaN(float64(want)) {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	if got == want {
+		return 0
+	}
+	if math.IsInf(float64(want), 0) || math.IsInf(float64(got), 0) {
+		return math.Inf(1)
+	}
+	ulp := math.Nextafter32(float32(math.Abs(float64(want))), float32(math.Inf(1))) - float32(math.Abs(float64(want)))
+	return math.Abs(float64(got)-float64(want)) / float64(ulp)
+}
+
+// TestMathAccuracy checks the C exp2, log2 and sin of float32 against Go's
+// float64 math rounded to float32: at most 2 ulp everywhere, subnormal
+// results and arguments next to multiples of pi/2 included.
+func TestMathAccuracy(t *testing.T) {
+	d := open(t, "", 2)
+	xs := mathInputs()
+	n := len(xs)
+	s := shape.FromInts(n)
+	for _, tc := range []struct {
+		op   codegen.Op
+		f    func(float64) float64
+		maxU float64
+	}{{codegen.OpExp2, math.Exp2, 2}, {codegen.OpLog2, math.Log2, 2}, {codegen.OpSin, math.Sin, 2}} {
+		p, err := codegen.Lower(kt.Kernel(s, kt.Op(tc.op, f32, kt.Load(1, f32, s)), spec(f32, n)), codegen.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := d.Compile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, out := devices.Alloc(f32, n), devices.Alloc(f32, n)
+		copy(in.Float32s(), xs)
+		if err := r.Run([]*devices.Buffer{out, in}, nil); err != nil {
+			t.Fatal(err)
+		}
+		worst, at, bad := 0.0, float32(0), 0
+		for i, x := range xs {
+			want := float32(tc.f(float64(x)))
+			got := out.Float32s()[i]
+			u := ulps(got, want)
+			if u > tc.maxU {
+				if bad++; bad < 5 {
+					t.Errorf("%s(%g) = %g, want %g (%.1f ulp)", tc.op, x, got, want, u)
+				}
+			}
+			if u > worst && !math.IsInf(u, 1) {
+				worst, at = u, x
+			}
+		}
+		t.Logf("%s: worst %.2f ulp at %g over %d inputs", tc.op, worst, at, n)
+	}
+}
