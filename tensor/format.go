@@ -81,6 +81,15 @@ func (t *Tensor) leafStrings() []string {
 // formatted, reading nothing else.
 func (t *Tensor) pickStrings(offs []int) []string {
 	out := make([]string, len(offs))
+	if v, ok := constValue(t.n); ok {
+		b := alloc("print", t.n.dtype, 1)
+		writeFloats(b, []float64{v})
+		for i := range out {
+			out[i] = elemString(b, 0)
+		}
+		b.Free()
+		return out
+	}
 	t.withData(func(b *devices.Buffer) {
 		for i, o := range offs {
 			out[i] = elemString(b, o)

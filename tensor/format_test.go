@@ -21,6 +21,7 @@ func TestFormat(t *testing.T) {
 		{e.FromData([]float64{1e-5, 1e16}), "tensor([1e-05, 1e+16])"},
 		{e.Zeros(Float32, 0, 3), "tensor([], shape=(0, 3))"},
 		{e.Zeros(Float32, 0), "tensor([])"},
+		{e.Full([]int{1 << 20, 1 << 20}, 2, Int32).Index(Int(0), Slice(nil, 4, 1)), "tensor([2, 2, 2, 2], dtype=int32)"},
 		{e.Arange(0, 8, 1).Reshape(2, 2, 2), "tensor([[[0, 1],\n         [2, 3]],\n\n        [[4, 5],\n         [6, 7]]], dtype=int32)"},
 		{e.Arange(0, 2000, 1), "tensor([   0,    1,    2, ..., 1997, 1998, 1999], dtype=int32)"},
 		{e.FromData([]float64{1, 2}).Cast(Float64).Div(3), "tensor([0.3333333333333333, 0.6666666666666666], dtype=float64)"},

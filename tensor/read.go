@@ -15,7 +15,7 @@ import (
 func (t *Tensor) withData(f func(b *devices.Buffer)) {
 	n := t.n
 	if n.baseOf().kind == kConst {
-		b := devices.Alloc(n.dtype, prod(n.shape))
+		b := alloc("read", n.dtype, prod(n.shape))
 		vals := make([]float64, b.Len)
 		for i := range vals {
 			vals[i] = n.baseOf().val
