@@ -1,0 +1,90 @@
+package codegen
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"tiny/shape"
+)
+
+func cLower(t *testing.T, root *Node, bufs ...BufSpec) *Program {
+	t.Helper()
+	k := &Kernel{AST: root, Bufs: bufs}
+	k.Name = KernelName(k)
+	p, err := Lower(k, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func cLoad(buf int, st shape.Tracker) *Node {
+	return &Node{Op: OpLoad, DType: Float32, Buf: buf, ST: st}
+}
+
+func cStore(st shape.Tracker, v *Node) *Node {
+	return &Node{Op: OpStore, DType: v.DType, ST: st, Src: []*Node{v}}
+}
+
+func TestCConst(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		d    DType
+		want string
+	}{
+		{2, Float32, "2.0f"}, {-0.5, Float64, "(-0.5)"}, {math.Inf(-1), Float32, "(-__builtin_inff())"},
+		{math.NaN(), Float64, `__builtin_nan("")`}, {math.MinInt32, Int32, "(-2147483647-1)"},
+		{math.MinInt64, Int64, "(-9223372036854775807LL-1)"}, {7, Index, "7LL"}, {1, Bool, "1"}, {255, Uint8, "255"},
+		{1e-45, Float32, "1e-45f"},
+	} {
+		if got := cConst(tc.v, tc.d); got != tc.want {
+			t.Errorf("cConst(%v, %s) = %s, want %s", tc.v, tc.d, got, tc.want)
+		}
+	}
+}
+
+// TestRenderCForms checks the loop forms the renderer picks: lanes for a
+// reduce into one accumulator, tiles for a transpose, a finish function for
+// a split reduce, and the same text on every call (the cache key).
+func TestRenderCForms(t *testing.T) {
+	x := shape.FromInts(256, 256)
+	rowSum := cLower(t, cStore(shape.FromInts(256, 1), &Node{Op: OpReduce, DType: Float32, ReduceOp: OpAdd, Axes: []int{1}, Src: []*Node{cLoad(1, x)}}),
+		BufSpec{Float32, 256}, BufSpec{Float32, 256 * 256})
+	tr := must2(x.Permute([]int{1, 0}))
+	transpose := cLower(t, cStore(x, cLoad(1, tr)), BufSpec{Float32, 256 * 256}, BufSpec{Float32, 256 * 256})
+	long := shape.FromInts(1 << 16)
+	total := cLower(t, cStore(shape.FromInts(1), &Node{Op: OpReduce, DType: Float32, ReduceOp: OpMax, Axes: []int{0}, Src: []*Node{cLoad(1, long)}}),
+		BufSpec{Float32, 1}, BufSpec{Float32, 1 << 16})
+	for _, tc := range []struct {
+		p    *Program
+		want []string
+	}{
+		{rowSum, []string{"float lane", "for (int l = 0; l < 64; l++)"}},
+		{transpose, []string{"ridx0_t += 32", "ridx1_t += 32"}},
+		{total, []string{"void r_65536_finish(", "for (long w = 1; w < nparts; w++)", "unsigned char* restrict part)"}},
+	} {
+		src := RenderC(tc.p)
+		for _, w := range tc.want {
+			if !strings.Contains(src, w) {
+				t.Errorf("%s: source lacks %q:\n%s", tc.p.Name, w, src)
+			}
+		}
+		if again := RenderC(tc.p); again != src {
+			t.Errorf("%s: two renderings differ", tc.p.Name)
+		}
+	}
+	if abi := CABIOf(total); abi.Finish == "" || abi.PartBytes != 64 {
+		t.Errorf("split reduce ABI %+v", abi)
+	}
+	if abi := CABIOf(rowSum); abi.Finish != "" || abi.Entry != "tiny_r_256_256" {
+		t.Errorf("row sum ABI %+v", abi)
+	}
+}
+
+func must2(st shape.Tracker, err error) shape.Tracker {
+	if err != nil {
+		panic(err)
+	}
+	return st
+}
