@@ -109,6 +109,8 @@ func (t *Tensor) binary(op codegen.Op, y any, reverse bool) *Tensor {
 	}
 	if a.n.dtype == Bool {
 		switch op {
+		case codegen.OpSub:
+			fail("sub: not supported for bool tensors (use xor)")
 		case codegen.OpAdd:
 			op = codegen.OpOr
 		case codegen.OpMul:
@@ -133,6 +135,8 @@ func fold(op codegen.Op, a, b *Tensor) *Tensor {
 	av, aok := constValue(a.n)
 	bv, bok := constValue(b.n)
 	switch {
+	case op == codegen.OpSub && a.n.dtype == Bool:
+		return nil
 	case op == codegen.OpAdd && bok && bv == 0, op == codegen.OpSub && bok && bv == 0:
 		return a
 	case op == codegen.OpAdd && aok && av == 0:

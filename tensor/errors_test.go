@@ -52,6 +52,7 @@ func TestBadInputErrors(t *testing.T) {
 		{"huge realize", func() { e.Ones(Float32, 1<<20, 1<<20).Contiguous().Realize() }, "realize: a buffer of shape (1048576, 1048576) is larger than the 8 GiB limit"},
 		{"huge const read", func() { e.Zeros(Float32, 1<<20, 1<<20).Item() }, "item: tensor of shape (1048576, 1048576)"},
 		{"huge const print", func() { _ = e.Ones(Float32, 1<<20, 1<<20).Floats() }, "read: a buffer of 1099511627776 float32 elements is larger than the 8 GiB limit"},
+		{"bool sub", func() { e.FromData([]bool{true}).Sub(true) }, "sub: not supported for bool tensors (use xor)"},
 		{"huge shape", func() { e.Zeros(Float32, 1<<30, 1<<30, 1<<30) }, "full: shape (1073741824, 1073741824, 1073741824) has more than"},
 		{"huge rand", func() { e.Rand([]int{1 << 20, 1 << 20}) }, "rand: a buffer of"},
 		{"arange inf", func() { e.Arange(0, math.Inf(1), 1) }, "arange: cannot make"},

@@ -1,0 +1,59 @@
+package tensor
+
+import (
+	"math"
+	"testing"
+)
+
+// Every dtype through the integer-exact ops, on the CPU device and on the
+// reference evaluator: the two must agree bit for bit.
+func TestDTypesAgree(t *testing.T) {
+	cpu, ref := cpuEngine(t), refEngine()
+	data := []float64{-3, -1, 0, 1, 2, 5, 7, 100}
+	ops := map[string]func(a, b *Tensor) *Tensor{
+		"add":      func(a, b *Tensor) *Tensor { return a.Add(b) },
+		"sub":      func(a, b *Tensor) *Tensor { return a.Sub(b) },
+		"mul":      func(a, b *Tensor) *Tensor { return a.Mul(b) },
+		"maximum":  func(a, b *Tensor) *Tensor { return a.Maximum(b) },
+		"minimum":  func(a, b *Tensor) *Tensor { return a.Minimum(b) },
+		"lt":       func(a, b *Tensor) *Tensor { return a.Lt(b) },
+		"eq":       func(a, b *Tensor) *Tensor { return a.Eq(b) },
+		"where":    func(a, b *Tensor) *Tensor { return a.Gt(b).Where(a, b) },
+		"neg":      func(a, b *Tensor) *Tensor { return a.Neg() },
+		"abs":      func(a, b *Tensor) *Tensor { return a.Abs() },
+		"sum":      func(a, b *Tensor) *Tensor { return a.Sum(nil, false) },
+		"max":      func(a, b *Tensor) *Tensor { return a.Max(nil, false) },
+		"min":      func(a, b *Tensor) *Tensor { return a.Min(nil, false) },
+		"prod":     func(a, b *Tensor) *Tensor { return a.Shrink([][2]int{{0, 4}}).Prod(nil, false) },
+		"cumsum":   func(a, b *Tensor) *Tensor { return a.Cumsum(0) },
+		"argmax":   func(a, b *Tensor) *Tensor { return a.Argmax(nil, false) },
+		"cast f32": func(a, b *Tensor) *Tensor { return a.Cast(Float32) },
+		"cast i32": func(a, b *Tensor) *Tensor { return a.Cast(Int32) },
+		"cast b":   func(a, b *Tensor) *Tensor { return a.Cast(Bool) },
+		"matmul":   func(a, b *Tensor) *Tensor { return a.Reshape(2, 4).Matmul(b.Reshape(4, 2)) },
+		"pad":      func(a, b *Tensor) *Tensor { return a.Pad([][2]int{{1, 2}}, 1) },
+		"cat":      func(a, b *Tensor) *Tensor { return a.Cat(0, b.Flip(0)) },
+	}
+	for _, d := range []DType{Bool, Uint8, Int32, Int64, Float16, Float32, Float64} {
+		for name, op := range ops {
+			if d == Bool && name == "sub" {
+				continue
+			}
+			var got [2][]float64
+			for i, e := range []*Engine{cpu, ref} {
+				a := e.FromFloats(data, []int{8}, d)
+				b := e.FromFloats(data, []int{8}, d).Flip(0)
+				err := Catch(func() { got[i] = op(a, b).Floats() })
+				if err != nil {
+					t.Fatalf("%s %s: %v", d, name, err)
+				}
+			}
+			for k := range got[0] {
+				if math.Float64bits(got[0][k]) != math.Float64bits(got[1][k]) {
+					t.Errorf("%s %s: cpu %v, reference %v", d, name, got[0], got[1])
+					break
+				}
+			}
+		}
+	}
+}
