@@ -93,17 +93,36 @@ func isWordRune(r rune) bool {
 }
 
 // pipeReader reads lines from a non-terminal stdin, showing no prompts.
-type pipeReader struct{ r *bufio.Reader }
+type pipeReader struct {
+	r      *bufio.Reader
+	next   string // a line read ahead by PeekLine
+	err    error  // and the error that came with it
+	peeked bool
+}
 
-func newPipeReader(r io.Reader) *pipeReader { return &pipeReader{bufio.NewReader(r)} }
+func newPipeReader(r io.Reader) *pipeReader { return &pipeReader{r: bufio.NewReader(r)} }
 
 func (p *pipeReader) ReadLine(string) (string, error) {
+	if p.peeked {
+		p.peeked = false
+		return p.next, p.err
+	}
 	line, err := p.r.ReadString('\n')
 	line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
 	if err == io.EOF && line != "" {
 		return line, nil
 	}
 	return line, err
+}
+
+// PeekLine returns the next line without consuming it, and whether there
+// is one.
+func (p *pipeReader) PeekLine() (string, bool) {
+	if !p.peeked {
+		p.next, p.err = p.ReadLine("")
+		p.peeked = true
+	}
+	return p.next, p.err == nil
 }
 
 func (p *pipeReader) AddHistory(string) {}

@@ -84,7 +84,7 @@ func (r *REPL) Run(ctx context.Context) bool {
 		}
 		pending = append(pending, line)
 		src := strings.Join(pending, "\n")
-		if !lang.Complete(src) {
+		if !lang.Complete(src) || r.elseFollows() {
 			continue
 		}
 		pending = nil
@@ -97,6 +97,19 @@ func (r *REPL) Run(ctx context.Context) bool {
 		}
 	}
 	return !r.failed
+}
+
+// elseFollows reports whether the input's next line, when the reader can
+// tell, starts with "else": then an "if" statement goes on there, as the
+// grammar allows "}" and "else" on separate lines.
+func (r *REPL) elseFollows() bool {
+	p, ok := r.In.(interface{ PeekLine() (string, bool) })
+	if !ok {
+		return false
+	}
+	next, ok := p.PeekLine()
+	rest, isElse := strings.CutPrefix(strings.TrimSpace(next), "else")
+	return ok && isElse && (rest == "" || !isWordRune(rune(rest[0])))
 }
 
 // exec runs one complete input that began on line start, cancellable
@@ -155,9 +168,11 @@ func repl(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	term, err := newTerminalReader(stdin.(*os.File), stdout, cfg, it)
-	if err != nil {
-		fmt.Fprintf(stderr, "tiny: %v\n", err)
-		return 1
+	if err != nil { // no line editing: read plain lines
+		fmt.Fprintf(stderr, "tiny: no line editing: %v\n", err)
+		r.In = newPipeReader(stdin)
+		r.Run(ctx)
+		return 0
 	}
 	defer term.Close()
 	sigs := make(chan os.Signal, 1)

@@ -106,3 +106,18 @@ func TestRunStdin(t *testing.T) {
 		t.Errorf("tiny run -: %+v", res)
 	}
 }
+
+// TestREPLPipedElse runs an if statement whose else is on the line after
+// the closing brace, as a script may write it.
+func TestREPLPipedElse(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	it, err := interp.New(interp.Options{Stdout: &stdout, Stderr: &stderr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := newPipeReader(strings.NewReader("x = 2\nif x > 5 {\n  print(\"big\")\n}\nelse {\n  print(\"small\")\n}\nelsewhere = 1\nelsewhere\n"))
+	r := &REPL{It: it, In: in, Stderr: &stderr, Lines: true}
+	if !r.Run(context.Background()) || stdout.String() != "small\n1\n" {
+		t.Errorf("output %q, errors %q", stdout.String(), stderr.String())
+	}
+}
