@@ -80,7 +80,7 @@ func (e *Engine) realize(targets []*lazy) {
 	}
 	if e.opts.Debug >= 2 {
 		for i, it := range items {
-			fmt.Fprintf(log, "kernel %d %s\n%s", i, it.kernel.Name, it.kernel.String())
+			fmt.Fprintf(log, "kernel %d %s\n%s", i, it.kernel.Name, kernelText(it.kernel))
 		}
 	}
 	isTarget := map[*lazy]bool{}
@@ -168,7 +168,7 @@ func (t *Tensor) Explain() string {
 	defer e.mu.Unlock()
 	for i, it := range schedule([]*lazy{t.n}) {
 		k := it.kernel
-		fmt.Fprintf(&b, "kernel %d %s\n%s", i, k.Name, k)
+		fmt.Fprintf(&b, "kernel %d %s\n%s", i, k.Name, kernelText(k))
 		prog, err := codegen.Lower(k, codegen.Options{})
 		if err != nil {
 			fmt.Fprintf(&b, "lowering: %v\n", err)
@@ -228,6 +228,28 @@ func (e *Engine) run(k *codegen.Kernel, bufs []*devices.Buffer, log io.Writer) {
 			e.DeviceName(), e.stats.Kernels, k.Name, len(bufs), float64(c.prog.Bytes)/1e9, sec*1e6,
 			e.stats.Time.Seconds()*1e3, float64(c.prog.Flops)/sec/1e9, float64(c.prog.Bytes)/sec/1e9)
 	}
+}
+
+// kernelText returns the kernel's tree (Kernel.String), or its numbered DAG
+// listing when shared nodes would make the tree too long to print.
+func kernelText(k *codegen.Kernel) string {
+	sizes := map[*codegen.Node]int{}
+	var size func(x *codegen.Node) int
+	size = func(x *codegen.Node) int {
+		if s, ok := sizes[x]; ok {
+			return s
+		}
+		s := 1
+		for _, c := range x.Src {
+			s = min(s+size(c), 1<<20)
+		}
+		sizes[x] = s
+		return s
+	}
+	if size(k.AST) <= 1000 {
+		return k.String()
+	}
+	return cacheKey(k)
 }
 
 // maxRunners bounds the engine's cache of compiled kernels.

@@ -196,7 +196,7 @@ func TestScheduleSharedNodes(t *testing.T) {
 	// The AST is a DAG of 40 adds; the cache key must not print it as a
 	// tree of 2**40 leaves.
 	ks := x.Schedule()
-	if len(ks) != 1 || len(cacheKey(ks[0])) > 10000 {
+	if len(ks) != 1 || len(cacheKey(ks[0])) > 10000 || len(kernelText(ks[0])) > 10000 {
 		t.Fatalf("%d kernels", len(ks))
 	}
 	// codegen's emitter walks the DAG as a tree for now: realize a smaller one.
