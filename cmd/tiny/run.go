@@ -20,14 +20,15 @@ import (
 )
 
 // newInterp makes an interpreter that writes to stdout and stderr, may
-// import files under dir, and returns args from args().
+// import files under dir (and the standard library), and returns args
+// from args().
 func newInterp(cfg config, dir string, args []string, stdout, stderr io.Writer) (*interp.Interp, error) {
 	return interp.New(interp.Options{
 		Stdout:  stdout,
 		Stderr:  stderr,
 		Device:  cfg.device,
 		Debug:   cfg.debug,
-		Imports: newImportFS(dir),
+		Imports: os.DirFS(dir),
 		Args:    args,
 	})
 }
