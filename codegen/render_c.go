@@ -171,6 +171,7 @@ type cRenderer struct {
 	depth     int
 	// While one copy of a loop body is emitted:
 	lanes map[int]string // ACCUM -> the lane array it folds into instead
+	jam   jamState       // set while a register-tiled reduce is emitted
 	sin   string         // "fast": SIN uses the fast path and sets big; "" the exact one
 	big   string         // the flag variable of the fast sin
 }
@@ -241,11 +242,11 @@ func (r *cRenderer) ref(i int) string {
 	case OpDefineVar:
 		return fmt.Sprintf("var%d", r.varIdx[u.Name])
 	case OpRange:
-		return u.Name
+		return u.Name + r.suffix(i)
 	case OpDefineAcc:
-		return fmt.Sprintf("acc%d", i)
+		return fmt.Sprintf("acc%d", i) + r.suffix(i)
 	}
-	return fmt.Sprintf("v%d", i)
+	return fmt.Sprintf("v%d", i) + r.suffix(i)
 }
 
 // params returns the kernel's buffer and variable parameters.
@@ -379,6 +380,10 @@ func (r *cRenderer) loop(i int) {
 		r.innerLoop(i, lo, hi)
 		return
 	}
+	if f, ok := r.tiledReduceForm(i); ok {
+		r.tiledReduce(i, f, lo, hi)
+		return
+	}
 	if inner, ok := r.tileable(i); ok {
 		r.tiled(i, inner, lo, hi)
 		return
@@ -392,7 +397,7 @@ func (r *cRenderer) loop(i int) {
 
 // plainLoop emits an innermost loop with the current body settings.
 func (r *cRenderer) plainLoop(i int, lo, hi string) {
-	n := r.u[i].Name
+	n := r.ref(i)
 	r.line("for (long %s = %s; %s < %s; %s++) {", n, lo, n, hi, n)
 	r.depth++
 	r.block(i+1, r.end[i], true)
@@ -615,10 +620,10 @@ func (r *cRenderer) uop(i int) {
 	case OpConst, OpDefineGlobal, OpDefineVar, OpEnd:
 		return
 	case OpDefineAcc:
-		r.line("%s acc%d[%d];", cValueType(u.DType), i, max(u.Size, 1))
-		r.line("for (long i = 0; i < %d; i++) acc%d[i] = %s;", max(u.Size, 1), i, cConst(u.Val, u.DType))
+		r.line("%s %s[%d];", cValueType(u.DType), r.ref(i), max(u.Size, 1))
+		r.line("for (long i = 0; i < %d; i++) %s[i] = %s;", max(u.Size, 1), r.ref(i), cConst(u.Val, u.DType))
 	case OpLoad:
-		r.line("const %s v%d = %s;", cValueType(u.DType), i, r.load(u))
+		r.line("const %s %s = %s;", cValueType(u.DType), r.ref(i), r.load(u))
 	case OpStore:
 		dst := fmt.Sprintf("%s[%s]", r.ref(u.Src[0]), r.ref(u.Src[1]))
 		v := r.ref(u.Src[2])
@@ -654,7 +659,7 @@ func (r *cRenderer) uop(i int) {
 		if u.Op == OpSin && r.sin == "fast" && u.DType != Float64 {
 			r.line("%s |= tiny_sin_big(%s);", r.big, src[0])
 		}
-		r.line("const %s v%d = %s;", cValueType(u.DType), i, r.alu(u.Op, u.DType, from, src))
+		r.line("const %s %s = %s;", cValueType(u.DType), r.ref(i), r.alu(u.Op, u.DType, from, src))
 	}
 }
 
@@ -758,6 +763,10 @@ func cPrelude(used map[string]bool) string {
 	b.WriteString("#include <stdint.h>\n#include <math.h>\n")
 	if used["half"] {
 		b.WriteString(cHalf)
+	}
+	if used["vec"] {
+		b.WriteString("typedef float tiny_f32x16 __attribute__((vector_size(64)));\n")
+		b.WriteString("typedef float tiny_f32x16u __attribute__((vector_size(64), aligned(4)));\n")
 	}
 	if used["exp2"] {
 		b.WriteString(cExp2)
@@ -867,3 +876,234 @@ static inline int tiny_sin_big(float x) { float a = __builtin_fabsf(x); return (
 static inline float tiny_sinf(float x) { return tiny_sin_big(x) ? (float)sin((double)x) : tiny_sinf_fast(x); }
 `
 )
+
+// jamState names the copies of a register-tiled reduce: uops inside loop
+// i get the suffix _uU (row copy U), uops inside loop j also _vV (vector V).
+type jamState struct {
+	on   bool
+	i, k int
+	j    int
+	u, v int
+	vec  bool // rendering loop j's body as vectors
+}
+
+// suffix returns the copy suffix of uop x's name.
+func (r *cRenderer) suffix(x int) string {
+	if !r.jam.on || x == r.jam.k || !r.inside(x, r.jam.i) {
+		return ""
+	}
+	s := fmt.Sprintf("_u%d", r.jam.u)
+	if r.jam.vec && r.inside(x, r.jam.j) {
+		s += fmt.Sprintf("_v%d", r.jam.v)
+	}
+	return s
+}
+
+// inside reports whether uop x is loop l or lies inside it.
+func (r *cRenderer) inside(x, l int) bool {
+	if x == l {
+		return true
+	}
+	for s := r.scope[x]; s >= 0; s = r.scope[s] {
+		if s == l {
+			return true
+		}
+	}
+	return false
+}
+
+// Register tiling: rows x vector columns of accumulators kept in registers.
+const (
+	tileRows = 4
+	tileVecs = 4
+	tileCols = 16 * tileVecs
+)
+
+// reduceForm is the shape of a reduce a tiled reduce handles (matmul's):
+//
+//	for i:                      (loop i)
+//	  acc[N] (float32)
+//	  for k:                    (reduce loop)
+//	    x = ...                 (pure uops)
+//	    for j < N:              (innermost)
+//	      acc[j] += f(x, contiguous float32 loads along j)
+//	  for j2 < N: store g(acc[j2])
+type reduceForm struct {
+	k, j, store int
+	accs        []int
+}
+
+// tiledReduceForm reports whether loop i has the reduce form.
+func (r *cRenderer) tiledReduceForm(i int) (f reduceForm, ok bool) {
+	f.k, f.j, f.store = -1, -1, -1
+	for x := i + 1; x < r.end[i]; x++ {
+		u := r.u[x]
+		switch {
+		case u.Op == OpRange && f.k < 0:
+			f.k = x
+			x = r.end[x]
+		case u.Op == OpRange && f.store < 0:
+			f.store = x
+			x = r.end[x]
+		case u.Op == OpRange || u.Op == OpStore || u.Op == OpAccum || u.Op == OpLoad && r.u[u.Src[0]].Op == OpDefineAcc:
+			return f, false
+		case u.Op == OpDefineAcc:
+			if u.DType != Float32 || f.k >= 0 {
+				return f, false
+			}
+			f.accs = append(f.accs, x)
+		}
+	}
+	if f.k < 0 || f.store < 0 || len(f.accs) == 0 || !r.innermost[f.store] || r.innermost[f.k] {
+		return f, false
+	}
+	n := int(r.u[r.u[f.store].Src[1]].Val)
+	for _, a := range f.accs {
+		if r.u[a].Size != n {
+			return f, false
+		}
+	}
+	for x := f.k + 1; x < r.end[f.k]; x++ {
+		u := r.u[x]
+		switch {
+		case u.Op == OpRange && f.j < 0 && r.innermost[x]:
+			f.j = x
+			x = r.end[x]
+		case u.Op == OpRange || u.Op == OpStore || u.Op == OpAccum || u.Op == OpDefineAcc || u.Op == OpLoad && r.u[u.Src[0]].Op == OpDefineAcc:
+			return f, false
+		}
+	}
+	if f.j < 0 || int(r.u[r.u[f.j].Src[1]].Val) != n || n%tileCols != 0 || r.u[r.u[f.j].Src[0]].Val != 0 {
+		return f, false
+	}
+	accums := 0
+	for x := f.j + 1; x < r.end[f.j]; x++ {
+		u := r.u[x]
+		switch {
+		case u.DType == Index && u.Op != OpLoad:
+		case u.Op == OpLoad:
+			g := r.u[u.Src[0]]
+			if c, ok := r.coef(u.Src[1], f.j); g.Op != OpDefineGlobal || g.DType != Float32 || len(u.Src) > 2 || !ok || c != 1 {
+				return f, false
+			}
+		case u.Op == OpAdd || u.Op == OpSub || u.Op == OpMul:
+			if u.DType != Float32 {
+				return f, false
+			}
+		case u.Op == OpAccum:
+			if u.Src[1] != f.j || u.ReduceOp != OpAdd || !slices.Contains(f.accs, u.Src[0]) {
+				return f, false
+			}
+			accums++
+		default:
+			return f, false
+		}
+	}
+	for x := f.store + 1; x < r.end[f.store]; x++ {
+		if u := r.u[x]; u.Op == OpAccum || u.Op == OpLoad && r.u[u.Src[0]].Op == OpDefineAcc && u.Src[1] != f.store {
+			return f, false
+		}
+	}
+	return f, accums > 0
+}
+
+// tiledReduce emits loop i in the reduce form as a register-tiled kernel:
+// for each block of tileCols columns and each group of tileRows rows, the
+// tileRows x tileVecs vector accumulators stay in registers for the whole
+// reduce loop, each column vector loaded once for all rows; the store loop
+// then runs over the block. Column blocks are outermost so that the block's
+// slice of the loaded matrix stays in cache across all rows. Rows left over
+// run the plain loop.
+func (r *cRenderer) tiledReduce(i int, f reduceForm, lo, hi string) {
+	r.used["vec"] = true
+	I, n := r.u[i].Name, int(r.u[r.u[f.j].Src[1]].Val)
+	r.line("const long %s_m = %s + (%s - %s) / %d * %d;", I, lo, hi, lo, tileRows, tileRows)
+	r.line("for (long jb = 0; jb < %d; jb += %d) {", n, tileCols)
+	r.line("  for (long %s_b = %s; %s_b < %s_m; %s_b += %d) {", I, lo, I, I, I, tileRows)
+	r.depth += 2
+	r.jam = jamState{on: true, i: i, k: f.k, j: f.j}
+	for u := range tileRows {
+		r.jam.u = u
+		r.line("const long %s = %s_b + %d;", r.ref(i), I, u)
+		for _, a := range f.accs {
+			r.line("float %s[%d];", r.ref(a), n)
+		}
+		for x := i + 1; x < f.k; x++ {
+			if r.u[x].Op != OpDefineAcc {
+				r.uop(x)
+			}
+		}
+		for _, a := range f.accs {
+			for v := range tileVecs {
+				r.line("tiny_f32x16 c%d_u%d_v%d = (tiny_f32x16){} + %s;", a, u, v, cConst(r.u[a].Val, Float32))
+			}
+		}
+	}
+	K := r.u[f.k].Name
+	r.line("for (long %s = %s; %s < %s; %s++) {", K, r.ref(r.u[f.k].Src[0]), K, r.ref(r.u[f.k].Src[1]), K)
+	r.depth++
+	for u := range tileRows {
+		r.jam.u = u
+		for x := f.k + 1; x < r.end[f.k]; x++ {
+			if x == f.j {
+				x = r.end[x]
+				continue
+			}
+			r.uop(x)
+		}
+	}
+	r.jam.vec = true
+	for u := range tileRows {
+		for v := range tileVecs {
+			r.jam.u, r.jam.v = u, v
+			r.line("const long %s = jb + %d;", r.ref(f.j), 16*v)
+			for x := f.j + 1; x < r.end[f.j]; x++ {
+				r.vecUop(x)
+			}
+		}
+	}
+	r.jam.vec = false
+	r.depth--
+	r.line("}")
+	for u := range tileRows {
+		r.jam.u = u
+		for _, a := range f.accs {
+			for v := range tileVecs {
+				r.line("__builtin_memcpy(&%s[jb + %d], &c%d_u%d_v%d, 64);", r.ref(a), 16*v, a, u, v)
+			}
+		}
+		for x := r.end[f.k] + 1; x < r.end[i]; x++ {
+			if x == f.store {
+				r.plainLoop(x, "jb", fmt.Sprintf("jb + %d", tileCols))
+				x = r.end[x]
+				continue
+			}
+			r.uop(x)
+		}
+	}
+	r.jam = jamState{}
+	r.depth -= 2
+	r.line("  }")
+	r.line("}")
+	r.line("for (long %s = %s_m; %s < %s; %s++) {", I, I, I, hi, I)
+	r.depth++
+	r.block(i+1, r.end[i], true)
+	r.depth--
+	r.line("}")
+}
+
+// vecUop emits uop x of a tiled reduce's column loop on 16-float vectors.
+func (r *cRenderer) vecUop(x int) {
+	u := r.u[x]
+	switch {
+	case u.DType == Index:
+		r.uop(x)
+	case u.Op == OpLoad:
+		r.line("const tiny_f32x16 %s = *(const tiny_f32x16u*)&%s[%s];", r.ref(x), r.ref(u.Src[0]), r.ref(u.Src[1]))
+	case u.Op == OpAccum:
+		c := fmt.Sprintf("c%d_u%d_v%d", u.Src[0], r.jam.u, r.jam.v)
+		r.line("%s = %s + %s;", c, c, r.ref(u.Src[2]))
+	default:
+		r.line("const tiny_f32x16 %s = %s;", r.ref(x), r.alu(u.Op, u.DType, u.DType, []string{r.ref(u.Src[0]), r.ref(u.Src[1])}))
+	}
+}
