@@ -25,10 +25,10 @@ type console struct {
 	done chan struct{}
 }
 
-func startConsole(t *testing.T, home string) (*console, *exec.Cmd) {
+func startConsole(t *testing.T, home string, env ...string) (*console, *exec.Cmd) {
 	t.Helper()
 	cmd := exec.Command(tinyBinary(t))
-	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "NO_COLOR=1", "TERM=xterm"}
+	cmd.Env = append([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TERM=xterm"}, env...)
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
@@ -84,13 +84,13 @@ func (c *console) send(s string) {
 
 // TestREPLTerminal drives the REPL as a user would: prompts, continuation,
 // TAB completion, an error, Ctrl-C during a long loop, history, and exit;
-// TestREPLTerminalEOF checks Ctrl-D.
+// TestREPLTerminalEOF checks colored errors and Ctrl-D.
 func TestREPLTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the REPL on a pseudo-terminal")
 	}
 	home := t.TempDir()
-	c, cmd := startConsole(t, home)
+	c, cmd := startConsole(t, home, "NO_COLOR=1")
 	c.expect("Ctrl-D")
 	c.expect(">>> ")
 	c.send("myvalue = [1, 2,\r")
@@ -143,11 +143,14 @@ func TestREPLTerminalEOF(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the REPL on a pseudo-terminal")
 	}
-	c, cmd := startConsole(t, t.TempDir())
+	c, cmd := startConsole(t, t.TempDir()) // with color
 	c.expect(">>> ")
 	c.send("x = (1,\r")
 	c.expect("... ")
 	c.send("2)\r")
+	c.expect(">>> ")
+	c.send("x.nope\r")
+	c.expect("\x1b[31;1merror:\x1b[0")
 	c.expect(">>> ")
 	c.send("\x04")
 	select {
