@@ -17,8 +17,9 @@ type compiled struct {
 	runner devices.Runner
 }
 
-// Sourcer is implemented by runners that can show the code they run
-// (DEBUG=4 prints it).
+// Sourcer is implemented by runners that can show the code they run;
+// Explain prints it. (At DEBUG=4 devices print their code themselves: the
+// engine passes its debug level and log to the device.)
 type Sourcer interface {
 	Source() string
 }
@@ -202,9 +203,6 @@ func (e *Engine) run(k *codegen.Kernel, bufs []*devices.Buffer, log io.Writer) {
 		r, err := e.dev.Compile(prog)
 		if err != nil {
 			panic(fmt.Sprintf("internal error: compiling %s: %v", k.Name, err))
-		}
-		if s, ok := r.(Sourcer); ok && e.opts.Debug >= 4 {
-			fmt.Fprintf(log, "%s\n", s.Source())
 		}
 		c = &compiled{prog: prog, runner: r}
 		if len(e.runners) >= maxRunners {
