@@ -51,8 +51,9 @@ type REPL struct {
 	// Quit makes an input of just "exit" or "quit" end the session.
 	Quit bool
 
-	mu     sync.Mutex
-	cancel context.CancelFunc // cancels the running statement, if any
+	mu      sync.Mutex
+	cancel  context.CancelFunc // cancels the running statement, if any
+	reading bool               // waiting in ReadLine
 	line   int                // lines read so far, for Lines
 	failed bool
 }
@@ -60,43 +61,52 @@ type REPL struct {
 // Run reads, runs and echoes inputs until EOF or until ctx is done, and
 // reports whether every input ran without error.
 func (r *REPL) Run(ctx context.Context) bool {
-	var pending []string
-	start := 0
 	for ctx.Err() == nil {
+		src, start, more := r.readInput()
+		if r.Quit && isQuit(src) {
+			break
+		}
+		if strings.TrimSpace(src) != "" {
+			r.In.AddHistory(src)
+			r.exec(ctx, start, src) // at EOF, an unclosed bracket: the parser says so
+		}
+		if !more {
+			break
+		}
+	}
+	return !r.failed
+}
+
+// readInput reads lines until they make a complete input and returns it
+// with the number of its first line; more is false at the end of the input.
+// Ctrl-C drops the lines read so far.
+func (r *REPL) readInput() (src string, start int, more bool) {
+	var pending []string
+	for {
 		prompt := promptNew
 		if len(pending) > 0 {
 			prompt = promptMore
 		}
+		r.setReading(true)
 		line, err := r.In.ReadLine(prompt)
+		r.setReading(false)
 		if errors.Is(err, errInterrupt) {
 			pending = nil
 			continue
 		}
 		if err != nil { // io.EOF or a read error
-			if len(pending) > 0 { // an unclosed bracket: let the parser say so
-				r.exec(ctx, start, strings.Join(pending, "\n"))
-			}
-			break
+			return strings.Join(pending, "\n"), start, false
 		}
 		r.line++
 		if len(pending) == 0 {
 			start = r.line
 		}
 		pending = append(pending, line)
-		src := strings.Join(pending, "\n")
-		if !lang.Complete(src) || r.elseFollows() {
-			continue
-		}
-		pending = nil
-		if r.Quit && isQuit(src) {
-			break
-		}
-		if strings.TrimSpace(src) != "" {
-			r.In.AddHistory(src)
-			r.exec(ctx, start, src)
+		src = strings.Join(pending, "\n")
+		if lang.Complete(src) && !r.elseFollows() {
+			return src, start, true
 		}
 	}
-	return !r.failed
 }
 
 // elseFollows reports whether the input's next line, when the reader can
@@ -136,15 +146,21 @@ func (r *REPL) exec(ctx context.Context, start int, src string) {
 	}
 }
 
-// Interrupt cancels the running statement and reports whether one was running.
-func (r *REPL) Interrupt() bool {
+func (r *REPL) setReading(on bool) {
+	r.mu.Lock()
+	r.reading = on
+	r.mu.Unlock()
+}
+
+// Interrupt cancels the running statement, if any, and reports whether the
+// REPL is waiting for input instead.
+func (r *REPL) Interrupt() (reading bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.cancel == nil {
-		return false
+	if r.cancel != nil {
+		r.cancel()
 	}
-	r.cancel()
-	return true
+	return r.reading
 }
 
 // repl runs the REPL on the process's stdin: with readline on a terminal,
@@ -156,36 +172,52 @@ func repl(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	r := &REPL{It: it, Stderr: stderr, Color: cfg.colorFor(stderr)}
-	ctx := context.Background()
-	if !isTerminal(stdin) {
-		r.In, r.Lines = newPipeReader(stdin), true
-		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(ctx, os.Interrupt)
-		defer stop()
-		if !r.Run(ctx) {
-			return 1
-		}
-		return 0
-	}
-	term, err := newTerminalReader(stdin.(*os.File), stdout, cfg, it)
-	if err != nil { // no line editing: read plain lines
-		fmt.Fprintf(stderr, "tiny: no line editing: %v\n", err)
-		r.In = newPipeReader(stdin)
-		r.Run(ctx)
-		return 0
-	}
-	defer term.Close()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
+	if !isTerminal(stdin) {
+		return pipedREPL(r, stdin, sigs)
+	}
 	go func() {
 		for range sigs {
 			r.Interrupt()
 		}
 	}()
+	term, err := newTerminalReader(stdin.(*os.File), stdout, cfg, it)
+	if err != nil { // no line editing: read plain lines
+		fmt.Fprintf(stderr, "tiny: no line editing: %v\n", err)
+		r.In = newPipeReader(stdin)
+		r.Run(context.Background())
+		return 0
+	}
+	defer term.Close()
 	fmt.Fprintf(stdout, "%s on %s. Ctrl-D or exit quits, TAB completes, tiny help has more.\n", version(), deviceName(cfg))
 	r.In, r.Quit = term, true
-	r.Run(ctx)
+	r.Run(context.Background())
+	return 0
+}
+
+// pipedREPL runs r over lines from stdin, without prompts. Ctrl-C stops
+// it: the running statement is cancelled and no more are read.
+func pipedREPL(r *REPL, stdin io.Reader, sigs <-chan os.Signal) int {
+	r.In, r.Lines = newPipeReader(stdin), true
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for range sigs {
+			if r.Interrupt() {
+				os.Exit(130) // waiting for input: nothing to clean up
+			}
+			cancel()
+		}
+	}()
+	ok := r.Run(ctx)
+	switch {
+	case ctx.Err() != nil:
+		return 130
+	case !ok:
+		return 1
+	}
 	return 0
 }
 

@@ -108,13 +108,24 @@ func TestColorizeError(t *testing.T) {
 	}
 }
 
-// TestRunInterrupt sends SIGINT to a script in an endless loop: it stops
-// with the error at the loop and status 130.
+// TestRunInterrupt sends SIGINT to a script in an endless loop, run with
+// -c and piped into the REPL: it stops with the error at the loop and
+// status 130.
 func TestRunInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a signal")
 	}
-	cmd := exec.Command(tinyBinary(t), "-c", "print(\"start\")\ni = 0\nwhile true { i += 1 }")
+	src := "print(\"start\")\ni = 0\nwhile true { i += 1 }\nprint(\"after\")\n"
+	interrupt(t, exec.Command(tinyBinary(t), "-c", src), "<string>:3:")
+	cmd := exec.Command(tinyBinary(t))
+	cmd.Stdin = strings.NewReader(src)
+	interrupt(t, cmd, "<stdin>:3:")
+}
+
+// interrupt starts cmd, waits for its first line, sends SIGINT and checks
+// that it stops with status 130 and an error starting with errPrefix.
+func interrupt(t *testing.T, cmd *exec.Cmd, errPrefix string) {
+	t.Helper()
 	cmd.Env = []string{"NO_COLOR=1"}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -129,6 +140,7 @@ func TestRunInterrupt(t *testing.T) {
 	if _, err := bufio.NewReader(stdout).ReadString('\n'); err != nil {
 		t.Fatal(err)
 	}
+	time.Sleep(500 * time.Millisecond) // into the loop
 	cmd.Process.Signal(os.Interrupt)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -138,8 +150,8 @@ func TestRunInterrupt(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatal("tiny did not stop on SIGINT")
 	}
-	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.HasPrefix(stderr.String(), "<string>:3:") {
-		t.Errorf("status %d, stderr %q", code, stderr.String())
+	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.HasPrefix(stderr.String(), errPrefix) {
+		t.Errorf("%v: status %d, stderr %q", cmd.Args, code, stderr.String())
 	}
 }
 
