@@ -54,8 +54,8 @@ type REPL struct {
 	mu      sync.Mutex
 	cancel  context.CancelFunc // cancels the running statement, if any
 	reading bool               // waiting in ReadLine
-	line   int                // lines read so far, for Lines
-	failed bool
+	line    int                // lines read so far, for Lines
+	failed  bool
 }
 
 // Run reads, runs and echoes inputs until EOF or until ctx is done, and
