@@ -19,11 +19,17 @@ import (
 // terminalReader reads lines with editing, history and completion.
 type terminalReader struct {
 	rl    *readline.Instance
+	out   io.Writer // where prompts go
 	paint func(string) string
 }
 
-// newTerminalReader opens readline on the terminal in and out.
-func newTerminalReader(in *os.File, out io.Writer, cfg config, it *interp.Interp) (*terminalReader, error) {
+// newTerminalReader opens readline on the terminal in, showing prompts on
+// stdout, or on stderr when only stderr is a terminal (tiny > file).
+func newTerminalReader(in *os.File, stdout, stderr io.Writer, cfg config, it *interp.Interp) (*terminalReader, error) {
+	out := stdout
+	if !isTerminal(stdout) && isTerminal(stderr) {
+		out = stderr
+	}
 	color := cfg.colorFor(out)
 	paint := promptColor(color)
 	rl, err := readline.NewEx(&readline.Config{
@@ -41,7 +47,7 @@ func newTerminalReader(in *os.File, out io.Writer, cfg config, it *interp.Interp
 	if err != nil {
 		return nil, err
 	}
-	return &terminalReader{rl: rl, paint: paint}, nil
+	return &terminalReader{rl: rl, out: out, paint: paint}, nil
 }
 
 func (t *terminalReader) ReadLine(prompt string) (string, error) {

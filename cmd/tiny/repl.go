@@ -183,7 +183,7 @@ func repl(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 			r.Interrupt()
 		}
 	}()
-	term, err := newTerminalReader(stdin.(*os.File), stdout, cfg, it)
+	term, err := newTerminalReader(stdin.(*os.File), stdout, stderr, cfg, it)
 	if err != nil { // no line editing: read plain lines
 		fmt.Fprintf(stderr, "tiny: no line editing: %v\n", err)
 		r.In = newPipeReader(stdin)
@@ -191,7 +191,7 @@ func repl(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	defer term.Close()
-	fmt.Fprintf(stdout, "%s on %s. Ctrl-D or exit quits, TAB completes, tiny help has more.\n", version(), deviceName(cfg))
+	fmt.Fprintf(term.out, "%s on %s. Ctrl-D or exit quits, TAB completes, tiny help has more.\n", version(), deviceName(cfg))
 	r.In, r.Quit = term, true
 	r.Run(context.Background())
 	return 0
