@@ -414,7 +414,7 @@ func (r *cRenderer) innerLoop(i int, lo, hi string) {
 		switch u.Op {
 		case OpAccum:
 			hasAccum = true
-			if r.scope[u.Src[1]] != i && r.u[u.Src[1]].Op != OpRange {
+			if u.Src[1] != i && r.scope[u.Src[1]] != i {
 				laneAcc = append(laneAcc, j)
 			}
 		case OpSin:

@@ -158,6 +158,12 @@ func TestDTypes(t *testing.T) {
 				check(t, kt.Kernel(shape.FromInts(50, 1), kt.Reduce(op, from, []int{1}, kt.Load(1, from, s)), spec(from, 50*41)))
 				check(t, kt.Kernel(shape.FromInts(1, 41), kt.Reduce(op, from, []int{0}, kt.Load(1, from, s)), spec(from, 50*41)))
 			}
+			// A reduce split across workers, with two accumulators.
+			long := shape.FromInts(1 << 16)
+			v := kt.Op(codegen.OpAdd, from, kt.Reduce(codegen.OpAdd, from, []int{0}, kt.Load(1, from, long)), kt.Reduce(codegen.OpMax, from, []int{0}, kt.Load(1, from, long)))
+			if from != codegen.Float16 && from != codegen.Uint8 { // sums of 65536 halves or bytes overflow
+				check(t, kt.Kernel(shape.FromInts(1), v, spec(from, 1<<16)))
+			}
 		}
 	}
 	for _, d := range []codegen.DType{codegen.Uint8, codegen.Int32, codegen.Int64} {
