@@ -154,21 +154,27 @@ func fold(op codegen.Op, a, b *Tensor) *Tensor {
 }
 
 // Add returns t + y.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) Add(y any) *Tensor { return t.binary(codegen.OpAdd, y, false) }
 
 // Sub returns t - y.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) Sub(y any) *Tensor { return t.binary(codegen.OpSub, y, false) }
 
 // RSub returns y - t.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) RSub(y any) *Tensor { return t.binary(codegen.OpSub, y, true) }
 
 // Mul returns t * y.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) Mul(y any) *Tensor { return t.binary(codegen.OpMul, y, false) }
 
 // Div returns t / y, true division: integer operands give float32.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) Div(y any) *Tensor { return t.div(y, false) }
 
 // RDiv returns y / t.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) RDiv(y any) *Tensor { return t.div(y, true) }
 
 func (t *Tensor) div(y any, reverse bool) *Tensor {
@@ -180,9 +186,11 @@ func (t *Tensor) div(y any, reverse bool) *Tensor {
 }
 
 // FloorDiv returns t // y: the floor of the quotient, as Python's //.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) FloorDiv(y any) *Tensor { return t.floorDiv(y, false) }
 
 // RFloorDiv returns y // t.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) RFloorDiv(y any) *Tensor { return t.floorDiv(y, true) }
 
 func (t *Tensor) floorDiv(y any, reverse bool) *Tensor {
@@ -201,9 +209,11 @@ func (t *Tensor) floorDiv(y any, reverse bool) *Tensor {
 }
 
 // Mod returns t % y with the sign of y, as Python's %.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) Mod(y any) *Tensor { return t.mod(y, false) }
 
 // RMod returns y % t.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) RMod(y any) *Tensor { return t.mod(y, true) }
 
 func (t *Tensor) mod(y any, reverse bool) *Tensor {
@@ -220,21 +230,27 @@ func (t *Tensor) mod(y any, reverse bool) *Tensor {
 }
 
 // Lt returns t < y as bool.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) Lt(y any) *Tensor { return t.binary(codegen.OpCmpLt, y, false) }
 
 // Gt returns t > y as bool.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) Gt(y any) *Tensor { return t.binary(codegen.OpCmpLt, y, true) }
 
 // Le returns t <= y as bool.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) Le(y any) *Tensor { return t.Gt(y).Not() }
 
 // Ge returns t >= y as bool.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) Ge(y any) *Tensor { return t.Lt(y).Not() }
 
 // Eq returns t == y as bool.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) Eq(y any) *Tensor { return t.binary(codegen.OpCmpEq, y, false) }
 
 // Ne returns t != y as bool.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) Ne(y any) *Tensor { return t.binary(codegen.OpCmpNe, y, false) }
 
 // And returns t & y: logical for bools, bitwise for ints. It panics with a
@@ -261,6 +277,7 @@ func (t *Tensor) Not() *Tensor {
 }
 
 // Maximum returns the elementwise maximum of t and y.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) Maximum(y any) *Tensor {
 	a, b := t.broadcasted(y, false)
 	if a.n.dtype == Bool {
@@ -270,12 +287,14 @@ func (t *Tensor) Maximum(y any) *Tensor {
 }
 
 // Minimum returns the elementwise minimum of t and y.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) Minimum(y any) *Tensor {
 	a, b := t.broadcasted(y, false)
 	return b.Lt(a).Where(b, a)
 }
 
 // Clip returns t limited to [lo, hi].
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) Clip(lo, hi any) *Tensor { return t.Maximum(lo).Minimum(hi) }
 
 // Where returns a where t (as bool) is true and b elsewhere, all three

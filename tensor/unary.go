@@ -148,9 +148,11 @@ func (t *Tensor) Round() *Tensor {
 // Pow returns t**y. Small integral scalar exponents multiply exactly; other
 // exponents compute 2**(y*log2|t|) with the sign of a negative base kept for
 // odd integral exponents. Integer operands give an integer result.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) Pow(y any) *Tensor { return t.pow(y, false) }
 
 // RPow returns y**t.
+// It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) RPow(y any) *Tensor { return t.pow(y, true) }
 
 func (t *Tensor) pow(y any, reverse bool) *Tensor {
