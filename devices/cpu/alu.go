@@ -352,11 +352,18 @@ func reduceRun[T num](op codegen.Op, x []T) T {
 		}
 		return p
 	}
-	m := x[0]
-	for _, v := range x[1:] {
-		m = max(m, v)
+	m0, m1, m2, m3 := x[0], x[0], x[0], x[0]
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		m0 = max(m0, x[i])
+		m1 = max(m1, x[i+1])
+		m2 = max(m2, x[i+2])
+		m3 = max(m3, x[i+3])
 	}
-	return m
+	for ; i < len(x); i++ {
+		m0 = max(m0, x[i])
+	}
+	return max(max(m0, m1), max(m2, m3))
 }
 
 // combine returns op(a, b) for a reduce op.

@@ -109,3 +109,9 @@ func BenchmarkSmall(b *testing.B) {
 	two := kt.Const(2, codegen.Int32, kt.Must(shape.FromInts(1).ExpandInts([]int{3})))
 	bench(b, kt.Kernel(s, kt.Op(codegen.OpAdd, codegen.Int32, kt.Load(1, codegen.Int32, s), two), spec(codegen.Int32, 3)))
 }
+
+// BenchmarkMaxAxis1 is the first kernel of a softmax over rows of 4096x1024.
+func BenchmarkMaxAxis1(b *testing.B) {
+	s := shape.FromInts(4096, 1024)
+	bench(b, kt.Kernel(shape.FromInts(4096, 1), kt.Reduce(codegen.OpMax, f32, []int{1}, kt.Load(1, f32, s)), spec(f32, 1<<22)))
+}
