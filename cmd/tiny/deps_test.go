@@ -106,3 +106,33 @@ func isExternal(path string) bool {
 	first, _, _ := strings.Cut(path, "/")
 	return strings.Contains(first, ".")
 }
+
+func TestDependencyRules(t *testing.T) {
+	tests := []struct {
+		pkg, dep string
+		ok       bool
+	}{
+		{"shape", "symbolic", true},
+		{"symbolic", "shape", false},
+		{"codegen", "tensor", false},
+		{"devices/cpu", "devices", true},
+		{"devices/cpu", "tensor", false},
+		{"devices", "devices/cpu", false},
+		{"tensor", "devices/cpu", false},
+		{"devices/internal/kerneltest", "devices", true},
+		{"devices/internal/kerneltest", "tensor", false},
+		{"interp", "stdlib", true},
+		{"interp", "devices/cpu", false},
+		{"lang", "symbolic", false},
+		{"stdlib", "lang", false},
+	}
+	for _, tc := range tests {
+		rule, ok := ruleFor(tc.pkg)
+		if !ok || allowed(rule, tc.dep) != tc.ok {
+			t.Errorf("%s -> %s: allowed %v, want %v", tc.pkg, tc.dep, ok && allowed(rule, tc.dep), tc.ok)
+		}
+	}
+	if _, ok := ruleFor("cmd/tiny"); ok {
+		t.Error("cmd/tiny has a rule; it may import anything")
+	}
+}
