@@ -196,3 +196,12 @@ func TestRenderSignature(t *testing.T) {
 		t.Errorf("source lacks %q:\n%s", want, src)
 	}
 }
+
+// TestEdgeKernels covers programs without loops and empty buffers.
+func TestEdgeKernels(t *testing.T) {
+	one := shape.FromInts(1)
+	check(t, kt.Kernel(one, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, one), kt.Const(3, f32, one)), spec(f32, 1)))
+	check(t, kt.Kernel(shape.FromInts(1, 1), kt.Reduce(codegen.OpMax, f32, []int{0, 1}, kt.Load(1, f32, shape.FromInts(3, 5))), spec(f32, 15)))
+	empty := shape.FromInts(0, 4)
+	check(t, kt.Kernel(empty, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, empty)), spec(f32, 0)))
+}
