@@ -24,7 +24,16 @@ func widen(x float32) float64 {
 	return math.Float64frombits(uint64(b&0x80000000)<<32 | uint64(e+1023-127)<<52 | uint64(b&0x7fffff)<<29)
 }
 
-// exp2f returns 2**x.
+// exp2Table holds 2**(j/32) for j in [0, 32).
+var exp2Table = func() (t [32]float64) {
+	for j := range t {
+		t[j] = math.Exp2(float64(j) / 32)
+	}
+	return t
+}()
+
+// exp2f returns 2**x: x = n + j/32 + f with |f| <= 1/64, so
+// 2**x = 2**n * table[j] * 2**f, where a short polynomial gives 2**f.
 func exp2f(x float32) float32 {
 	v := widen(x)
 	switch {
@@ -35,10 +44,10 @@ func exp2f(x float32) float32 {
 	case v < -151:
 		return 0
 	}
-	n := float64(int64(v+1024.5)) - 1024 // round to nearest; the truncation sees a positive number
-	f := (v - n) * math.Ln2              // |f| <= ln2/2
-	p := 1 + f*(1+f*(1.0/2+f*(1.0/6+f*(1.0/24+f*(1.0/120+f*(1.0/720+f*(1.0/5040+f*(1.0/40320+f*(1.0/362880)))))))))
-	return float32(p * math.Float64frombits(uint64(int64(n)+1023)<<52))
+	k := int64(v*32+8192.5) - 8192 // round to nearest; the truncation sees a positive number
+	f := (v - float64(k)*(1.0/32)) * math.Ln2
+	p := 1 + f*(1+f*(1.0/2+f*(1.0/6+f*(1.0/24+f*(1.0/120)))))
+	return float32(p * exp2Table[k&31] * math.Float64frombits(uint64((k>>5)+1023)<<52))
 }
 
 // log2f returns log2(x).
