@@ -69,8 +69,10 @@ func castConst(v float64, d DType) float64 {
 		return float64(int32(int64(v)))
 	case Int64:
 		return float64(int64(v))
-	case Float32, Float16:
+	case Float32:
 		return float64(float32(v))
+	case Float16:
+		return float64(halfToFloat(halfBits(float32(v))))
 	}
 	return v
 }
