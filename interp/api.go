@@ -138,9 +138,13 @@ func (it *Interp) enter(ctx context.Context) func() {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	old := it.ctx
+	old, frames, depth := it.ctx, len(it.frames), it.depth
 	it.ctx = ctx
-	return func() { it.ctx = old }
+	return func() {
+		// An error unwinds past the frames it skipped; a Go builtin may
+		// also call back into the interpreter, so restore, not reset.
+		it.ctx, it.frames, it.depth = old, it.frames[:frames], depth
+	}
 }
 
 // SetGlobal binds a global variable to a Go value: a Value, nil, a bool, an

@@ -168,3 +168,22 @@ func TestUnknownDevice(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestReentrant calls back into the interpreter from a Go builtin, with an
+// error inside; the outer call's frames must survive.
+func TestReentrant(t *testing.T) {
+	it := newInterp(t, nil)
+	it.Register("evalgo", func(ctx context.Context, args []interp.Value, kw map[string]interp.Value) (interp.Value, error) {
+		_, err := it.Eval(ctx, "1 / 0")
+		if err == nil {
+			return nil, errors.New("no error")
+		}
+		return interp.String("inner failed"), nil
+	})
+	ctx := context.Background()
+	err := it.Exec(ctx, "r.tiny", "fn f() { s = evalgo(); return s + 1 }\nfn g() { return f() }\ng()", false)
+	want := "r.tiny:1:33: error: unsupported operand types for +: string and int\n    fn f() { s = evalgo(); return s + 1 }\n                                    ^\n  in fn f (r.tiny:2:17)\n  in fn g (r.tiny:3:1)"
+	if got := it.FormatError(err); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -104,8 +104,6 @@ func (it *Interp) recoverTo(err *error) {
 	if r == nil {
 		return
 	}
-	it.frames = it.frames[:0]
-	it.depth = 0
 	switch e := r.(type) {
 	case *EvalError:
 		*err = e

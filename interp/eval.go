@@ -32,7 +32,7 @@ func (it *Interp) exec(s lang.Stmt, env *scope) ctrl {
 	case *lang.ExprStmt:
 		v := it.eval(s.X, env)
 		if it.echo && env == it.globals && v != None {
-			it.printLine(v.String())
+			it.guard(s.Pos(), func() { it.printLine(v.String()) })
 		}
 	case *lang.AssignStmt:
 		v := it.eval(s.Value, env)
