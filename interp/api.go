@@ -102,8 +102,9 @@ func (it *Interp) Exec(ctx context.Context, filename, src string, echo bool) (er
 	defer it.enter(ctx)()
 	defer it.recoverTo(&err)
 	defer it.running(src)()
+	oldEcho := it.echo
 	it.echo = echo
-	defer func() { it.echo = false }()
+	defer func() { it.echo = oldEcho }()
 	it.execStmts(f.Stmts, it.globals)
 	return nil
 }
