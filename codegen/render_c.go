@@ -575,9 +575,7 @@ func (r *cRenderer) coef(x, rng int) (int64, bool) {
 	switch {
 	case x == rng:
 		return 1, true
-	case u.Op == OpConst || r.scope[x] != rng && u.Op != OpRange:
-		return 0, true
-	case u.Op == OpRange:
+	case u.Op == OpConst || u.Op == OpRange || !r.inside(x, rng):
 		return 0, true
 	case u.Op == OpAdd:
 		a, aok := r.coef(u.Src[0], rng)
@@ -594,6 +592,44 @@ func (r *cRenderer) coef(x, rng int) (int64, bool) {
 	return 0, false
 }
 
+// transposeCopy reports whether loop j (inside loop i) only copies float32
+// elements from a load contiguous along i to a store contiguous along j:
+// then whole tiles are transposed 16x16 in registers.
+func (r *cRenderer) transposeCopy(i, j int) (load, store int, ok bool) {
+	load, store = -1, -1
+	if r.end[j]+1 != r.end[i] {
+		return -1, -1, false
+	}
+	for x := j + 1; x < r.end[j]; x++ {
+		u := r.u[x]
+		switch {
+		case u.DType == Index && u.Op != OpLoad:
+		case u.Op == OpLoad && load < 0 && len(u.Src) == 2 && r.u[u.Src[0]].Op == OpDefineGlobal && r.u[u.Src[0]].DType == Float32:
+			load = x
+		case u.Op == OpStore && store < 0 && len(u.Src) == 3 && r.u[u.Src[0]].DType == Float32 && u.Src[2] == load && load >= 0:
+			store = x
+		default:
+			return -1, -1, false
+		}
+	}
+	if load < 0 || store < 0 {
+		return -1, -1, false
+	}
+	li, lj := r.coefs(r.u[load].Src[1], i, j)
+	si, sj := r.coefs(r.u[store].Src[1], i, j)
+	return load, store, li == 1 && sj == 1 && lj > 1 && si > 1
+}
+
+// coefs returns x's coefficients along loops i and j (0 when unknown).
+func (r *cRenderer) coefs(x, i, j int) (ci, cj int64) {
+	ci, iok := r.coef(x, i)
+	cj, jok := r.coef(x, j)
+	if !iok || !jok {
+		return 0, 0
+	}
+	return ci, cj
+}
+
 // tiled emits loop i and its inner loop j walking tiles of tileSize squared.
 func (r *cRenderer) tiled(i, j int, lo, hi string) {
 	a, b := r.u[i].Name, r.u[j].Name
@@ -602,13 +638,39 @@ func (r *cRenderer) tiled(i, j int, lo, hi string) {
 	r.line("  for (long %s_t = %s; %s_t < %s; %s_t += %d) {", b, blo, b, bhi, b, tileSize)
 	r.line("    const long %s_e = %s_t + %d < %s ? %s_t + %d : %s;", a, a, tileSize, hi, a, tileSize, hi)
 	r.line("    const long %s_e = %s_t + %d < %s ? %s_t + %d : %s;", b, b, tileSize, bhi, b, tileSize, bhi)
-	r.line("    for (long %s = %s_t; %s < %s_e; %s++) {", a, a, a, a, a)
-	r.depth += 3
+	r.depth += 2
+	if load, store, ok := r.transposeCopy(i, j); ok {
+		r.used["vec"], r.used["tr16"] = true, true
+		r.line("if (%s_e - %s_t == %d && %s_e - %s_t == %d) {", a, a, tileSize, b, b, tileSize)
+		r.line("  for (long %s = %s_t; %s < %s_e; %s += 16) {", a, a, a, a, a)
+		r.depth += 2
+		r.block(i+1, j, true)
+		r.line("for (long %s = %s_t; %s < %s_e; %s += 16) {", b, b, b, b, b)
+		r.depth++
+		for x := j + 1; x < r.end[j]; x++ {
+			if x != load && x != store {
+				r.uop(x)
+			}
+		}
+		_, lj := r.coefs(r.u[load].Src[1], i, j)
+		si, _ := r.coefs(r.u[store].Src[1], i, j)
+		r.line("tiny_tr16(&%s[%s], %d, &%s[%s], %d);", r.ref(r.u[store].Src[0]), r.ref(r.u[store].Src[1]), si,
+			r.ref(r.u[load].Src[0]), r.ref(r.u[load].Src[1]), lj)
+		r.depth--
+		r.line("}")
+		r.depth -= 2
+		r.line("  }")
+		r.line("  continue;")
+		r.line("}")
+	}
+	r.line("for (long %s = %s_t; %s < %s_e; %s++) {", a, a, a, a, a)
+	r.depth++
 	r.block(i+1, j, true)
 	r.innerLoop(j, b+"_t", b+"_e")
 	r.block(r.end[j]+1, r.end[i], true)
-	r.depth -= 3
-	r.line("    }")
+	r.depth--
+	r.line("}")
+	r.depth -= 2
 	r.line("  }")
 	r.line("}")
 }
@@ -768,6 +830,9 @@ func cPrelude(used map[string]bool) string {
 		b.WriteString("typedef float tiny_f32x16 __attribute__((vector_size(64)));\n")
 		b.WriteString("typedef float tiny_f32x16u __attribute__((vector_size(64), aligned(4)));\n")
 	}
+	if used["tr16"] {
+		b.WriteString(cTranspose)
+	}
 	if used["exp2"] {
 		b.WriteString(cExp2)
 	}
@@ -812,6 +877,29 @@ static inline uint16_t tiny_f2h(float x) {
   uint32_t h = (uint32_t)e << 10 | m >> 13, rem = m & 0x1fff;
   if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) h++;
   return s | h;
+}
+#endif
+`
+	// tiny_tr16 stores the transpose of the 16x16 block at src (rows ss
+	// apart) at dst (rows ds apart), in registers: four rounds of two-input
+	// shuffles, each swapping the off-diagonal halves of ever smaller blocks.
+	cTranspose = `typedef int tiny_i32x16 __attribute__((vector_size(64)));
+#if defined(__GNUC__) && !defined(__clang__)
+#define TINY_STAGE(s, lo, hi) \
+  _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++) if (!(i & s)) { \
+    tiny_f32x16 a = v[i], b = v[i + s]; v[i] = __builtin_shuffle(a, b, lo); v[i + s] = __builtin_shuffle(a, b, hi); }
+static inline void tiny_tr16(float* restrict dst, long ds, const float* restrict src, long ss) {
+  tiny_f32x16 v[16];
+  _Pragma("GCC unroll 16") for (int r = 0; r < 16; r++) v[r] = *(const tiny_f32x16u*)&src[r * ss];
+  TINY_STAGE(8, ((tiny_i32x16){0,1,2,3,4,5,6,7,16,17,18,19,20,21,22,23}), ((tiny_i32x16){8,9,10,11,12,13,14,15,24,25,26,27,28,29,30,31}))
+  TINY_STAGE(4, ((tiny_i32x16){0,1,2,3,16,17,18,19,8,9,10,11,24,25,26,27}), ((tiny_i32x16){4,5,6,7,20,21,22,23,12,13,14,15,28,29,30,31}))
+  TINY_STAGE(2, ((tiny_i32x16){0,1,16,17,4,5,20,21,8,9,24,25,12,13,28,29}), ((tiny_i32x16){2,3,18,19,6,7,22,23,10,11,26,27,14,15,30,31}))
+  TINY_STAGE(1, ((tiny_i32x16){0,16,2,18,4,20,6,22,8,24,10,26,12,28,14,30}), ((tiny_i32x16){1,17,3,19,5,21,7,23,9,25,11,27,13,29,15,31}))
+  _Pragma("GCC unroll 16") for (int q = 0; q < 16; q++) *(tiny_f32x16u*)&dst[q * ds] = v[q];
+}
+#else
+static inline void tiny_tr16(float* restrict dst, long ds, const float* restrict src, long ss) {
+  for (int q = 0; q < 16; q++) for (int r = 0; r < 16; r++) dst[q * ds + r] = src[r * ss + q];
 }
 #endif
 `

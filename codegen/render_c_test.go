@@ -61,7 +61,7 @@ func TestRenderCForms(t *testing.T) {
 		want []string
 	}{
 		{rowSum, []string{"float lane", "for (int l = 0; l < 64; l++)"}},
-		{transpose, []string{"ridx0_t += 32", "ridx1_t += 32"}},
+		{transpose, []string{"ridx0_t += 32", "ridx1_t += 32", "tiny_tr16(&data0["}},
 		{total, []string{"void r_65536_finish(", "for (long w = 1; w < nparts; w++)", "unsigned char* restrict part)"}},
 	} {
 		src := RenderC(tc.p)
