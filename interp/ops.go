@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"tiny/lang"
+	"tiny/symbolic"
 )
 
 // This file defines the operators on scalars, strings, lists and tuples,
@@ -365,6 +366,15 @@ func equalDepth(x, y Value, d int) bool {
 	case *Range:
 		b, ok := y.(*Range)
 		return ok && *a == *b
+	case *Tracker:
+		b, ok := y.(*Tracker)
+		return ok && a.String() == b.String()
+	case *View:
+		b, ok := y.(*View)
+		return ok && a.String() == b.String()
+	case *Var:
+		b, ok := y.(*Var)
+		return ok && symbolic.Equal(a.n, b.n)
 	}
 	return x == y
 }
