@@ -41,6 +41,7 @@ type Interp struct {
 	pos      lang.Pos // the position being evaluated, for internal errors
 	ret      Value    // the value of the return statement being executed
 	echo     bool
+	steps    uint   // counts checkCtx calls
 	src      string // the source text of the code being run, for error snippets
 	maxNumel int    // the largest tensor a script may build; 0 means no limit
 

@@ -137,9 +137,7 @@ func (it *Interp) callValue(pos lang.Pos, f Value, args []Value, kw []kwarg) Val
 	if !ok {
 		it.failf(pos, "%s is not callable", f.Type())
 	}
-	if err := it.ctx.Err(); err != nil {
-		panic(it.newError(pos, "interrupted", err))
-	}
+	it.checkCtx(pos)
 	if it.depth >= maxDepth {
 		it.failf(pos, "%s: maximum call depth %d exceeded", c.Name(), maxDepth)
 	}

@@ -81,7 +81,12 @@ func (it *Interp) exec(s lang.Stmt, env *scope) ctrl {
 	return ctrlNone
 }
 
+// checkCtx fails with "interrupted" once the API call's context is done.
+// It looks at the context every 64 calls: Err takes a lock.
 func (it *Interp) checkCtx(pos lang.Pos) {
+	if it.steps++; it.steps%64 != 0 {
+		return
+	}
 	if err := it.ctx.Err(); err != nil {
 		panic(it.newError(pos, "interrupted", err))
 	}
