@@ -143,8 +143,9 @@ func (it *Interp) setIndex(pos lang.Pos, x Value, idx []Value, v Value) {
 		if len(idx) != 1 {
 			it.failf(pos, "list indices must be a single int")
 		}
-		if _, ok := idx[0].(sliceVal); ok {
-			it.failf(pos, "cannot assign to a list slice")
+		if sl, ok := idx[0].(sliceVal); ok {
+			it.setSlice(pos, c, sl, v)
+			return
 		}
 		c.elems[it.seqIndex(pos, x, idx[0], len(c.elems))] = v
 	case *Dict:
@@ -154,4 +155,24 @@ func (it *Interp) setIndex(pos lang.Pos, x Value, idx []Value, v Value) {
 	default:
 		it.failf(pos, "cannot assign to an element of %s", x.Type())
 	}
+}
+
+// setSlice implements l[lo:hi] = items (step 1 only): the slice is
+// replaced by the items, which may differ in number.
+func (it *Interp) setSlice(pos lang.Pos, l *List, sl sliceVal, v Value) {
+	start, stop, step, _ := it.sliceIndices(pos, sl, len(l.elems))
+	if step != 1 {
+		it.failf(pos, "cannot assign to a list slice with a step")
+	}
+	seq, ok := v.(Sequence)
+	if !ok {
+		it.failf(pos, "can only assign a sequence to a list slice, got %s", v.Type())
+	}
+	items := make([]Value, seq.Len())
+	for i := range items {
+		items[i] = seq.At(i)
+	}
+	stop = max(stop, start)
+	rest := append(items, l.elems[stop:]...)
+	l.elems = append(l.elems[:start:start], rest...)
 }
