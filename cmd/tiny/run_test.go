@@ -22,6 +22,9 @@ func TestRunExitStatus(t *testing.T) {
 	write("ok.tiny", "print(\"ok\", args())\n")
 	write("bad.tiny", "fn step(x) {\n  return x + undefined_name\n}\nprint(1)\nstep(2)\nprint(2)\n")
 	write("syntax.tiny", "a = (1, 2\nb = 3\n")
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	write("sub/lib.tiny", "fn double(x) { return 2 * x }\n")
+	write("sub/main.tiny", "import \"lib.tiny\" as lib\nimport \"nn\" as nn\nprint(lib.double(21), nn.relu(tensor([-1, 1])).tolist())\n")
 	tests := []struct {
 		args           []string
 		status         int
@@ -29,6 +32,7 @@ func TestRunExitStatus(t *testing.T) {
 	}{
 		{[]string{"run", "ok.tiny", "a", "b"}, 0, "ok [\"a\", \"b\"]\n", ""},
 		{[]string{"ok.tiny"}, 0, "ok []\n", ""},
+		{[]string{"run", "sub/main.tiny"}, 0, "42 [0, 1]\n", ""},
 		{[]string{"run", "bad.tiny"}, 1, "1\n",
 			"bad.tiny:2:14: error: "},
 		{[]string{"run", "syntax.tiny"}, 1, "", "syntax.tiny:"},
