@@ -172,12 +172,13 @@ type cRenderer struct {
 	// While one copy of a loop body is emitted:
 	lanes map[int]string // ACCUM -> the lane array it folds into instead
 	jam   jamState       // set while a register-tiled reduce is emitted
+	tmp   int            // the STORE writing to the streaming block instead, -1 if none
 	sin   string         // "fast": SIN uses the fast path and sets big; "" the exact one
 	big   string         // the flag variable of the fast sin
 }
 
 func newCRenderer(p *Program) *cRenderer {
-	r := &cRenderer{p: p, u: p.UOps, name: cIdent(p.Name), global: -1, end: map[int]int{}, innermost: map[int]bool{},
+	r := &cRenderer{p: p, u: p.UOps, name: cIdent(p.Name), global: -1, tmp: -1, end: map[int]int{}, innermost: map[int]bool{},
 		stored: map[int]bool{}, loaded: map[int]bool{}, varIdx: map[string]int{}, partOff: map[int]int{}, used: map[string]bool{}}
 	r.scope = make([]int, len(r.u))
 	stack := []int{-1}
@@ -438,7 +439,7 @@ func (r *cRenderer) innerLoop(i int, lo, hi string) {
 		r.big = fmt.Sprintf("big%d", i)
 		r.line("int %s = 0;", r.big)
 		r.sin = "fast"
-		r.plainLoop(i, lo, hi)
+		r.streamLoop(i, lo, hi)
 		r.sin = ""
 		r.line("if (%s) {", r.big)
 		r.depth++
@@ -446,8 +447,51 @@ func (r *cRenderer) innerLoop(i int, lo, hi string) {
 		r.depth--
 		r.line("}")
 	default:
-		r.plainLoop(i, lo, hi)
+		r.streamLoop(i, lo, hi)
 	}
+}
+
+// CStreamBytes is the output size from which RenderC writes a contiguous
+// store around the caches (the next kernel would not find it there anyway).
+const CStreamBytes = 32 << 20
+
+// streamLoop emits innermost loop i; when it is the global loop storing one
+// large float32 output contiguously, it computes blocks of 1024 into a
+// buffer on the stack and writes each with non-temporal stores, which skip
+// reading the output's cache lines before writing them.
+func (r *cRenderer) streamLoop(i int, lo, hi string) {
+	store := -1
+	for j := i + 1; j < r.end[i]; j++ {
+		if u := r.u[j]; u.Op == OpStore || u.Op == OpAccum {
+			if store >= 0 || u.Op == OpAccum {
+				store = -2
+			} else {
+				store = j
+			}
+		}
+	}
+	if i != r.global || r.split || store < 0 || int64(r.p.Global)*4 < CStreamBytes || !r.rerunnable(i) {
+		r.plainLoop(i, lo, hi)
+		return
+	}
+	su := r.u[store]
+	if g := r.u[su.Src[0]]; len(su.Src) > 3 || su.Src[1] != i || g.DType != Float32 {
+		r.plainLoop(i, lo, hi)
+		return
+	}
+	r.used["stream"] = true
+	n := r.u[i].Name
+	r.line("for (long %s_s = %s; %s_s < %s; %s_s += 1024) {", n, lo, n, hi, n)
+	r.line("  const long %s_e = %s_s + 1024 < %s ? %s_s + 1024 : %s;", n, n, hi, n, hi)
+	r.line("  float tiny_tmp[1024] __attribute__((aligned(64)));")
+	r.depth++
+	r.tmp = store
+	r.plainLoop(i, n+"_s", n+"_e")
+	r.tmp = -1
+	r.line("tiny_stream(&%s[%s_s], tiny_tmp, %s_e - %s_s);", r.ref(su.Src[0]), n, n, n)
+	r.depth--
+	r.line("}")
+	r.line("tiny_sfence();")
 }
 
 // readsAcc reports whether loop i loads one of the accumulators the lanes
@@ -693,6 +737,9 @@ func (r *cRenderer) uop(i int) {
 			r.used["half"] = true
 			v = "tiny_f2h(" + v + ")"
 		}
+		if i == r.tmp {
+			dst = fmt.Sprintf("tiny_tmp[%s - %s_s]", r.ref(u.Src[1]), r.u[u.Src[1]].Name)
+		}
 		if len(u.Src) > 3 {
 			r.line("if (%s) %s = %s;", r.ref(u.Src[3]), dst, v)
 		} else {
@@ -830,6 +877,9 @@ func cPrelude(used map[string]bool) string {
 		b.WriteString("typedef float tiny_f32x16 __attribute__((vector_size(64)));\n")
 		b.WriteString("typedef float tiny_f32x16u __attribute__((vector_size(64), aligned(4)));\n")
 	}
+	if used["stream"] {
+		b.WriteString(cStream)
+	}
 	if used["tr16"] {
 		b.WriteString(cTranspose)
 	}
@@ -878,6 +928,25 @@ static inline uint16_t tiny_f2h(float x) {
   if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) h++;
   return s | h;
 }
+#endif
+`
+	// tiny_stream copies n floats to dst with non-temporal stores where the
+	// compiler has them for AVX-512; tiny_sfence orders them before return.
+	cStream = `#if defined(__AVX512F__) && defined(__GNUC__) && !defined(__clang__)
+typedef float tiny_v16sf __attribute__((vector_size(64)));
+typedef float tiny_v16sfu __attribute__((vector_size(64), aligned(4)));
+static inline void tiny_stream(float* restrict dst, const float* restrict src, long n) {
+  long i = 0;
+  for (; i < n && ((uintptr_t)(dst + i) & 63); i++) dst[i] = src[i];
+  for (; i + 16 <= n; i += 16) __builtin_ia32_movntps512(dst + i, *(const tiny_v16sfu*)(src + i));
+  for (; i < n; i++) dst[i] = src[i];
+}
+static inline void tiny_sfence(void) { __builtin_ia32_sfence(); }
+#else
+static inline void tiny_stream(float* restrict dst, const float* restrict src, long n) {
+  for (long i = 0; i < n; i++) dst[i] = src[i];
+}
+static inline void tiny_sfence(void) {}
 #endif
 `
 	// tiny_tr16 stores the transpose of the 16x16 block at src (rows ss

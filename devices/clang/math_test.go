@@ -3,6 +3,7 @@ package clang
 import (
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"tiny/codegen"
@@ -94,3 +95,41 @@ func TestMathAccuracy(t *testing.T) {
 		t.Logf("%s: worst %.2f ulp at %g over %d inputs", tc.op, worst, at, n)
 	}
 }
+
+// TestStreamedSin runs sin over an output large enough to be written with
+// non-temporal stores, with a few arguments beyond the fast reduction, so
+// that the loop runs again with the exact sin.
+func TestStreamedSin(t *testing.T) {
+	d := open(t, "", 3)
+	n := streamElems
+	s := shape.FromInts(n)
+	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Op(codegen.OpSin, f32, kt.Load(1, f32, s)), kt.Load(1, f32, s)), spec(f32, n)), codegen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src := codegen.RenderC(p); !strings.Contains(src, "tiny_stream(") {
+		t.Fatalf("no streaming stores:\n%s", src)
+	}
+	r, err := d.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, out := devices.Alloc(f32, n), devices.Alloc(f32, n)
+	rng := rand.New(rand.NewSource(5))
+	x := in.Float32s()
+	for i := range x {
+		x[i] = float32(rng.Float64()*8 - 4)
+	}
+	x[12345], x[n-3] = 1e30, -3e38
+	if err := r.Run([]*devices.Buffer{out, in}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range x {
+		want := float32(float32(math.Sin(float64(v))) + v)
+		if got := out.Float32s()[i]; ulps(got, want) > 2 {
+			t.Fatalf("element %d: sin(%g)+x = %g, want %g", i, v, got, want)
+		}
+	}
+}
+
+const streamElems = codegen.CStreamBytes/4 + 1000
