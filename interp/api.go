@@ -195,7 +195,7 @@ type GoFunc func(ctx context.Context, args []Value, kwargs map[string]Value) (Va
 
 // Register makes fn callable from scripts as the builtin name. A nil Value
 // result is none.
-func (it *Interp) Register(name string, fn func(ctx context.Context, args []Value, kwargs map[string]Value) (Value, error)) {
+func (it *Interp) Register(name string, fn GoFunc) {
 	it.builtins[name] = &Builtin{name: name, fn: func(it *Interp, c *call) Value {
 		kw := make(map[string]Value, len(c.kw))
 		for _, k := range c.kw {
