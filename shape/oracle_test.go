@@ -35,6 +35,7 @@ type oracleCase struct {
 	} `json:"construct"`
 	Views      []oracleView `json:"views"`
 	Expr       string       `json:"expr"`
+	ExprRaw    string       `json:"expr_raw"`
 	Valid      string       `json:"valid"`
 	Semantics  string       `json:"render_semantics"`
 	IndexMap   []int64      `json:"index_map"`
@@ -191,7 +192,7 @@ func pct(n, d int) float64 { return 100 * float64(n) / float64(max(d, 1)) }
 
 func TestOracle(t *testing.T) {
 	cases := loadOracle(t)
-	var total, mapOK, viewsOK, simpOK, renderOK, rawOK, cases2, renderEq, simpRenderEq, simpCases, simpRenderOK int
+	var total, mapOK, viewsOK, simpOK, renderOK, rawOK, cases2, renderEq, simpRenderEq, simpCases, simpRenderOK, rawEq int
 	for _, oc := range cases {
 		total++
 		st, err := oc.build()
@@ -206,6 +207,9 @@ func TestOracle(t *testing.T) {
 		}
 		ridx := st.Ridxs(nil)
 		rawIdx, rawValid := st.RawIndexExpr(ridx)
+		if rawIdx.Render() == oc.ExprRaw {
+			rawEq++
+		}
 		if equalInts(indexMap(st, nodeEval(rawIdx, rawValid)), oc.IndexMap) {
 			mapOK++
 		} else {
@@ -251,6 +255,7 @@ func TestOracle(t *testing.T) {
 	t.Logf("oracle: simplified views equal %d/%d (%.1f%%)", simpOK, simpCases, pct(simpOK, simpCases))
 	t.Logf("oracle: renders correct under C semantics %d/%d (%.1f%%)", renderOK, rawOK, pct(renderOK, rawOK))
 	t.Logf("oracle: render strings equal to tinygrad's %d/%d where tinygrad's render is correct in C (%.1f%%)", renderEq, cases2, pct(renderEq, cases2))
+	t.Logf("oracle: unsimplified idx strings equal to tinygrad's %d/%d", rawEq, total)
 	t.Logf("oracle: simplified renders correct under C semantics %d/%d", simpRenderOK, simpCases)
 	t.Logf("oracle: simplified render strings equal to tinygrad's %d/%d", simpRenderEq, simpCases)
 	if mapOK != total || renderOK != rawOK || simpRenderOK != simpCases {
