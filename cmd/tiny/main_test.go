@@ -21,7 +21,7 @@ var (
 )
 
 // tinyBinary builds the command once per test run and returns its path.
-func tinyBinary(t *testing.T) string {
+func tinyBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "tinybin")
@@ -143,5 +143,16 @@ func testExamples(t *testing.T, env []string, update bool) {
 				t.Errorf("tiny run %s.tiny printed\n%s\nwant (%s)\n%s", name, res.stdout, golden, want)
 			}
 		})
+	}
+}
+
+// BenchmarkStartup measures "tiny -c 'print(1)'" from exec to exit; the
+// budget is 20 ms (go test -bench Startup -run XXX ./cmd/tiny).
+func BenchmarkStartup(b *testing.B) {
+	bin := tinyBinary(b)
+	for b.Loop() {
+		if err := exec.Command(bin, "-c", "print(1)").Run(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
