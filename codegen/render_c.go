@@ -436,14 +436,23 @@ func (r *cRenderer) innerLoop(i int, lo, hi string) {
 	case len(laneAcc) > 0 && !r.readsAcc(i, laneAcc):
 		r.laneLoop(i, lo, hi, laneAcc)
 	case hasSin && !hasAccum && r.rerunnable(i):
-		r.big = fmt.Sprintf("big%d", i)
-		r.line("int %s = 0;", r.big)
-		r.sin = "fast"
+		// Three tries, each run only when an argument was too large for
+		// the one before: float reduction, double reduction, libm.
+		small, big := fmt.Sprintf("mid%d", i), fmt.Sprintf("big%d", i)
+		r.line("int %s = 0;", small)
+		r.sin, r.big = "small", small
 		r.streamLoop(i, lo, hi)
+		r.line("if (%s) {", small)
+		r.depth++
+		r.line("int %s = 0;", big)
+		r.sin, r.big = "fast", big
+		r.plainLoop(i, lo, hi)
 		r.sin = ""
-		r.line("if (%s) {", r.big)
+		r.line("if (%s) {", big)
 		r.depth++
 		r.plainLoop(i, lo, hi)
+		r.depth--
+		r.line("}")
 		r.depth--
 		r.line("}")
 	default:
@@ -765,8 +774,8 @@ func (r *cRenderer) uop(i int) {
 				from = r.u[u.Src[0]].DType
 			}
 		}
-		if u.Op == OpSin && r.sin == "fast" && u.DType != Float64 {
-			r.line("%s |= tiny_sin_big(%s);", r.big, src[0])
+		if u.Op == OpSin && r.sin != "" && u.DType != Float64 {
+			r.line("%s |= tiny_sin_%s(%s);", r.big, map[string]string{"small": "mid", "fast": "big"}[r.sin], src[0])
 		}
 		r.line("const %s %s = %s;", cValueType(u.DType), r.ref(i), r.alu(u.Op, u.DType, from, src))
 	}
@@ -808,8 +817,8 @@ func (r *cRenderer) alu(op Op, d, from DType, s []string) string {
 			return name + "(" + s[0] + ")"
 		}
 		r.used[name] = true
-		if op == OpSin && r.sin == "fast" {
-			return "tiny_sinf_fast(" + s[0] + ")"
+		if op == OpSin && r.sin != "" {
+			return "tiny_sinf_" + r.sin + "(" + s[0] + ")"
 		}
 		return "tiny_" + name + "f(" + s[0] + ")"
 	case OpCast:
@@ -1011,24 +1020,34 @@ static inline void tiny_tr16(float* restrict dst, long ds, const float* restrict
   return x != x ? x : res;
 }
 `
-	// sin: q = round(x * 2/pi) and r = x - q*pi/2 in double with pi/2 in
-	// three parts (the first product exact through fma), then the Taylor
-	// series of sin or cos to degree 9 or 10 by quadrant. The reduction holds
-	// to |x| < 2**50; tiny_sin_big flags larger finite arguments, for which
-	// tiny_sinf calls libm.
-	cSin = `static inline float tiny_sinf_fast(float x) {
-  double xd = x, q = __builtin_rint(xd * 0x1.45f306dc9c883p-1);
-  double rd = __builtin_fma(-q, 0x1.921fb54442d18p+0, xd);
-  rd = __builtin_fma(-q, 0x1.1a62633145c07p-54, rd);
-  rd = __builtin_fma(-q, -0x1.f1976b7ed8fbcp-110, rd);
-  float r = (float)rd, r2 = r * r;
-  int64_t qi = (int64_t)q;
+	// sin: q = round(x * 2/pi) and r = x - q*pi/2 with pi/2 in three parts
+	// (the first product exact through fma), then the Taylor series of sin or
+	// cos to degree 9 or 10 by quadrant. The reduction in float holds to
+	// |x| <= 2**10 (tiny_sin_mid flags larger arguments), in double to
+	// |x| < 2**50 (tiny_sin_big); tiny_sinf calls libm beyond.
+	cSin = `static inline float tiny_sin_poly(float x, float r, int64_t qi) {
+  float r2 = r * r;
   float s = r + r*r2*(-1.0f/6 + r2*(1.0f/120 + r2*(-1.0f/5040 + r2*(1.0f/362880))));
   float c = 1.0f + r2*(-0.5f + r2*(1.0f/24 + r2*(-1.0f/720 + r2*(1.0f/40320 + r2*(-1.0f/3628800)))));
   float v = (qi & 1) ? c : s;
   v = (qi & 2) ? -v : v;
   return __builtin_fabsf(x) < 0x1p-12f ? x : v;
 }
+static inline float tiny_sinf_small(float x) {
+  float q = __builtin_rintf(x * 0x1.45f306p-1f);
+  float r = __builtin_fmaf(-q, 0x1.921fb6p+0f, x);
+  r = __builtin_fmaf(-q, -0x1.777a5cp-25f, r);
+  r = __builtin_fmaf(-q, -0x1.ee59dap-50f, r);
+  return tiny_sin_poly(x, r, (int64_t)(int32_t)q);
+}
+static inline float tiny_sinf_fast(float x) {
+  double xd = x, q = __builtin_rint(xd * 0x1.45f306dc9c883p-1);
+  double rd = __builtin_fma(-q, 0x1.921fb54442d18p+0, xd);
+  rd = __builtin_fma(-q, 0x1.1a62633145c07p-54, rd);
+  rd = __builtin_fma(-q, -0x1.f1976b7ed8fbcp-110, rd);
+  return tiny_sin_poly(x, (float)rd, (int64_t)q);
+}
+static inline int tiny_sin_mid(float x) { float a = __builtin_fabsf(x); return (a > 0x1p10f) & (a < __builtin_inff()); }
 static inline int tiny_sin_big(float x) { float a = __builtin_fabsf(x); return (a > 0x1p50f) & (a < __builtin_inff()); }
 static inline float tiny_sinf(float x) { return tiny_sin_big(x) ? (float)sin((double)x) : tiny_sinf_fast(x); }
 `

@@ -56,44 +56,59 @@ func ulps(got, want float32) float64 {
 // float64 math rounded to float32: at most 2 ulp everywhere, subnormal
 // results and arguments next to multiples of pi/2 included.
 func TestMathAccuracy(t *testing.T) {
+	all := mathInputs()
+	// sin tries a float reduction first and runs again in double only when
+	// some argument exceeds 2**10: check the float one on its own.
+	var small []float32
+	for _, x := range all {
+		if !(math.Abs(float64(x)) > 1024) {
+			small = append(small, x)
+		}
+	}
+	for _, tc := range []struct {
+		op codegen.Op
+		f  func(float64) float64
+		xs []float32
+	}{{codegen.OpExp2, math.Exp2, all}, {codegen.OpLog2, math.Log2, all}, {codegen.OpSin, math.Sin, all}, {codegen.OpSin, math.Sin, small}} {
+		mathCheck(t, tc.op, tc.f, tc.xs)
+	}
+}
+
+// mathCheck runs op over xs on CLANG and checks each result within 2 ulp
+// of f's, reporting the worst.
+func mathCheck(t *testing.T, op codegen.Op, f func(float64) float64, xs []float32) {
+	t.Helper()
 	d := open(t, "", 2)
-	xs := mathInputs()
 	n := len(xs)
 	s := shape.FromInts(n)
-	for _, tc := range []struct {
-		op   codegen.Op
-		f    func(float64) float64
-		maxU float64
-	}{{codegen.OpExp2, math.Exp2, 2}, {codegen.OpLog2, math.Log2, 2}, {codegen.OpSin, math.Sin, 2}} {
-		p, err := codegen.Lower(kt.Kernel(s, kt.Op(tc.op, f32, kt.Load(1, f32, s)), spec(f32, n)), codegen.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := d.Compile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in, out := devices.Alloc(f32, n), devices.Alloc(f32, n)
-		copy(in.Float32s(), xs)
-		if err := r.Run([]*devices.Buffer{out, in}, nil); err != nil {
-			t.Fatal(err)
-		}
-		worst, at, bad := 0.0, float32(0), 0
-		for i, x := range xs {
-			want := float32(tc.f(float64(x)))
-			got := out.Float32s()[i]
-			u := ulps(got, want)
-			if u > tc.maxU {
-				if bad++; bad < 5 {
-					t.Errorf("%s(%g) = %g, want %g (%.1f ulp)", tc.op, x, got, want, u)
-				}
-			}
-			if u > worst && !math.IsInf(u, 1) {
-				worst, at = u, x
-			}
-		}
-		t.Logf("%s: worst %.2f ulp at %g over %d inputs", tc.op, worst, at, n)
+	p, err := codegen.Lower(kt.Kernel(s, kt.Op(op, f32, kt.Load(1, f32, s)), spec(f32, n)), codegen.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
+	r, err := d.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, out := devices.Alloc(f32, n), devices.Alloc(f32, n)
+	copy(in.Float32s(), xs)
+	if err := r.Run([]*devices.Buffer{out, in}, nil); err != nil {
+		t.Fatal(err)
+	}
+	worst, at, bad := 0.0, float32(0), 0
+	for i, x := range xs {
+		want := float32(f(float64(x)))
+		got := out.Float32s()[i]
+		u := ulps(got, want)
+		if u > 2 {
+			if bad++; bad < 5 {
+				t.Errorf("%s(%g) = %g, want %g (%.1f ulp)", op, x, got, want, u)
+			}
+		}
+		if u > worst && !math.IsInf(u, 1) {
+			worst, at = u, x
+		}
+	}
+	t.Logf("%s: worst %.2f ulp at %g over %d inputs", op, worst, at, n)
 }
 
 // TestStreamedSin runs sin over an output large enough to be written with
