@@ -26,13 +26,13 @@ status 1 (130 when interrupted by Ctrl-C, 2 for a usage error).
 
 The REPL echoes the value of each expression, continues a statement on the
 next line ("... ") while a bracket or brace is open, completes names with
-TAB, keeps its history in ~/.tiny_history, and survives errors. Ctrl-C
-cancels the running statement or the line being typed; Ctrl-D, exit or
-quit leaves. When stdin is not a terminal, the REPL reads it without
-prompts: each statement runs in turn, values are echoed, an error is
-printed and the next statement still runs, and the exit status is 1 if any
-statement failed. Errors then name the line of the input ("<stdin>:12:3"),
-and Ctrl-C stops the whole input (status 130).
+TAB, keeps its history in ~/.tiny_history, and survives errors, which name
+the line of the session ("<stdin>:12:3"). Ctrl-C cancels the running
+statement or the line being typed; Ctrl-D, exit or quit leaves.
+When stdin is not a terminal, the REPL reads it without prompts: each
+statement runs in turn, values are echoed, an error is printed and the
+next statement still runs, and the exit status is 1 if any statement
+failed; Ctrl-C stops the whole input (status 130).
 
 Library modules (import "nn" as nn): %s
 

@@ -45,16 +45,13 @@ type REPL struct {
 	In     LineReader
 	Stderr io.Writer
 	Color  bool // color "error:" in red
-	// Lines numbers errors by their line in the whole input (for piped
-	// stdin); otherwise each input counts from line 1.
-	Lines bool
 	// Quit makes an input of just "exit" or "quit" end the session.
 	Quit bool
 
 	mu      sync.Mutex
 	cancel  context.CancelFunc // cancels the running statement, if any
 	reading bool               // waiting in ReadLine
-	line    int                // lines read so far, for Lines
+	lines   []string           // every line read, so errors show any of them
 	failed  bool
 }
 
@@ -97,9 +94,9 @@ func (r *REPL) readInput() (src string, start int, more bool) {
 		if err != nil { // io.EOF or a read error
 			return strings.Join(pending, "\n"), start, false
 		}
-		r.line++
+		r.lines = append(r.lines, line)
 		if len(pending) == 0 {
-			start = r.line
+			start = len(r.lines)
 		}
 		pending = append(pending, line)
 		src = strings.Join(pending, "\n")
@@ -135,15 +132,25 @@ func (r *REPL) exec(ctx context.Context, start int, src string) {
 		r.mu.Unlock()
 		cancel()
 	}()
-	if r.Lines {
-		// Blank lines in front make positions count from the whole input.
-		src = strings.Repeat("\n", start-1) + src
-	}
+	// Positions count lines from the start of the session, so that an error
+	// in a fn defined by an earlier input shows the right line: blank lines
+	// in front of the input, and the whole session as the source of <stdin>.
+	src = strings.Repeat("\n", start-1) + src
 	err := safely(func() error { return r.It.Exec(ctx, "<stdin>", src, true) })
 	if err != nil {
 		r.failed = true
-		printError(r.Stderr, r.It, err, r.Color)
+		printError(r.Stderr, r.It, err, r.source, r.Color)
 	}
+}
+
+// source returns the text of file for an error report: the session so far
+// for <stdin>.
+func (r *REPL) source(file string) string {
+	if file == "<stdin>" {
+		return strings.Join(r.lines, "\n")
+	}
+	src, _ := r.It.Source(file)
+	return src
 }
 
 func (r *REPL) setReading(on bool) {
@@ -200,7 +207,7 @@ func repl(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 // pipedREPL runs r over lines from stdin, without prompts. Ctrl-C stops
 // it: the running statement is cancelled and no more are read.
 func pipedREPL(r *REPL, stdin io.Reader, sigs <-chan os.Signal) int {
-	r.In, r.Lines = newPipeReader(stdin), true
+	r.In = newPipeReader(stdin)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {

@@ -72,7 +72,7 @@ func TestREPLErrorKeepsState(t *testing.T) {
 	if want := "42\n41\n"; out != want {
 		t.Errorf("output %q, want %q", out, want)
 	}
-	if !strings.HasPrefix(errs, "<stdin>:1:5: error: ") || !strings.Contains(errs, "    x + nope\n        ^\n") {
+	if !strings.HasPrefix(errs, "<stdin>:2:5: error: ") || !strings.Contains(errs, "    x + nope\n        ^\n") {
 		t.Errorf("errors %q", errs)
 	}
 }
@@ -116,8 +116,18 @@ func TestREPLPipedElse(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := newPipeReader(strings.NewReader("x = 2\nif x > 5 {\n  print(\"big\")\n}\nelse {\n  print(\"small\")\n}\nelsewhere = 1\nelsewhere\n"))
-	r := &REPL{It: it, In: in, Stderr: &stderr, Lines: true}
+	r := &REPL{It: it, In: in, Stderr: &stderr}
 	if !r.Run(context.Background()) || stdout.String() != "small\n1\n" {
 		t.Errorf("output %q, errors %q", stdout.String(), stderr.String())
+	}
+}
+
+// TestREPLErrorInEarlierInput calls a fn defined by an earlier input: the
+// error shows the fn's line, and the frame the call's.
+func TestREPLErrorInEarlierInput(t *testing.T) {
+	_, errs, _, _ := replRun(t, "fn f(x) {", "  return x + nope", "}", "y = 1", "f(y)")
+	want := "<stdin>:2:14: error: undefined: nope\n    " + "  return x + nope\n" + strings.Repeat(" ", 4+13) + "^\n  in fn f (<stdin>:5:"
+	if !strings.HasPrefix(errs, want) {
+		t.Errorf("errors\n%s\nwant\n%s", errs, want)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/fatih/color"
 
 	"tiny/interp"
+	"tiny/lang"
 )
 
 // newInterp makes an interpreter that writes to stdout and stderr, may
@@ -69,7 +70,7 @@ func runCode(cfg config, name string, src []byte, args []string, dir string, std
 	if err == nil {
 		return 0
 	}
-	printError(stderr, it, err, cfg.colorFor(stderr))
+	printError(stderr, it, err, nil, cfg.colorFor(stderr))
 	if ctx.Err() != nil {
 		return 130
 	}
@@ -92,13 +93,20 @@ func safely(f func() error) (err error) {
 }
 
 // printError writes err to w as the contract formats it, with "error:" in
-// red when colored.
-func printError(w io.Writer, it *interp.Interp, err error, colored bool) {
+// red when colored. source returns the text of a file the error may point
+// into; nil means the sources the interpreter ran.
+func printError(w io.Writer, it *interp.Interp, err error, source func(string) string, colored bool) {
+	if source == nil {
+		source = func(file string) string {
+			src, _ := it.Source(file)
+			return src
+		}
+	}
 	var text string
 	var ie internalError
 	if errors.As(err, &ie) {
 		text = "error: " + ie.Error()
-	} else if text = safeFormat(it, err); text == "" {
+	} else if text = safeFormat(err, source); text == "" {
 		text = "error: " + err.Error()
 	} else if header, _, _ := strings.Cut(text, "\n"); !strings.Contains(header, "error:") {
 		text = "error: " + text // an error without a position
@@ -123,12 +131,12 @@ func colorizeError(text, colored string) string {
 	return header + "\n" + rest
 }
 
-// safeFormat is it.FormatError, returning "" if formatting panics.
-func safeFormat(it *interp.Interp, err error) (s string) {
+// safeFormat is lang.FormatWith, returning "" if formatting panics.
+func safeFormat(err error, source func(string) string) (s string) {
 	defer func() {
 		if recover() != nil {
 			s = ""
 		}
 	}()
-	return it.FormatError(err)
+	return lang.FormatWith(err, source)
 }

@@ -162,12 +162,12 @@ func interrupt(t *testing.T, cmd *exec.Cmd, errPrefix string) {
 func TestSafelyAndPrintError(t *testing.T) {
 	err := safely(func() error { panic("boom") })
 	var buf bytes.Buffer
-	printError(&buf, nil, err, false)
+	printError(&buf, nil, err, func(string) string { return "" }, false)
 	if got := buf.String(); got != "error: internal error: boom\n" {
 		t.Errorf("printError = %q", got)
 	}
 	buf.Reset()
-	printError(&buf, nil, errors.New("plain"), true)
+	printError(&buf, nil, errors.New("plain"), func(string) string { return "" }, true)
 	if got := buf.String(); !strings.Contains(got, "\x1b[") || !strings.HasSuffix(got, " plain\n") {
 		t.Errorf("colored printError = %q", got)
 	}
