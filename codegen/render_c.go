@@ -1149,7 +1149,7 @@ func (r *cRenderer) tiledReduceForm(i int) (f reduceForm, ok bool) {
 			return f, false
 		}
 	}
-	if f.j < 0 || int(r.u[r.u[f.j].Src[1]].Val) != n || n%tileCols != 0 || r.u[r.u[f.j].Src[0]].Val != 0 {
+	if f.j < 0 || int(r.u[r.u[f.j].Src[1]].Val) != n || n < tileCols || r.u[r.u[f.j].Src[0]].Val != 0 {
 		return f, false
 	}
 	accums := 0
@@ -1194,7 +1194,8 @@ func (r *cRenderer) tiledReduce(i int, f reduceForm, lo, hi string) {
 	r.used["vec"] = true
 	I, n := r.u[i].Name, int(r.u[r.u[f.j].Src[1]].Val)
 	r.line("const long %s_m = %s + (%s - %s) / %d * %d;", I, lo, hi, lo, tileRows, tileRows)
-	r.line("for (long jb = 0; jb < %d; jb += %d) {", n, tileCols)
+	n64 := n / tileCols * tileCols
+	r.line("for (long jb = 0; jb < %d; jb += %d) {", n64, tileCols)
 	r.line("  for (long %s_b = %s; %s_b < %s_m; %s_b += %d) {", I, lo, I, I, I, tileRows)
 	r.depth += 2
 	r.jam = jamState{on: true, i: i, k: f.k, j: f.j}
@@ -1261,9 +1262,64 @@ func (r *cRenderer) tiledReduce(i int, f reduceForm, lo, hi string) {
 	r.depth -= 2
 	r.line("  }")
 	r.line("}")
+	if n64 < n {
+		r.columnTail(i, f, lo, n64)
+	}
 	r.line("for (long %s = %s_m; %s < %s; %s++) {", I, I, I, hi, I)
 	r.depth++
 	r.block(i+1, r.end[i], true)
+	r.depth--
+	r.line("}")
+}
+
+// columnTail emits the columns [from, N) past the last whole block of a
+// tiled reduce for the rows in whole groups, each row with scalar code.
+func (r *cRenderer) columnTail(i int, f reduceForm, lo string, from int) {
+	I, n := r.u[i].Name, int(r.u[r.u[f.j].Src[1]].Val)
+	r.line("for (long %s_b = %s; %s_b < %s_m; %s_b += %d) {", I, lo, I, I, I, tileRows)
+	r.depth++
+	r.jam = jamState{on: true, i: i, k: f.k, j: f.j}
+	for u := range tileRows {
+		r.jam.u = u
+		r.line("const long %s = %s_b + %d;", r.ref(i), I, u)
+		for _, a := range f.accs {
+			r.line("float %s[%d];", r.ref(a), n)
+			r.line("for (long i = %d; i < %d; i++) %s[i] = %s;", from, n, r.ref(a), cConst(r.u[a].Val, Float32))
+		}
+		for x := i + 1; x < f.k; x++ {
+			if r.u[x].Op != OpDefineAcc {
+				r.uop(x)
+			}
+		}
+	}
+	K := r.u[f.k].Name
+	r.line("for (long %s = %s; %s < %s; %s++) {", K, r.ref(r.u[f.k].Src[0]), K, r.ref(r.u[f.k].Src[1]), K)
+	r.depth++
+	for u := range tileRows {
+		r.jam.u = u
+		for x := f.k + 1; x < r.end[f.k]; x++ {
+			if x == f.j {
+				r.plainLoop(x, strconv.Itoa(from), strconv.Itoa(n))
+				x = r.end[x]
+				continue
+			}
+			r.uop(x)
+		}
+	}
+	r.depth--
+	r.line("}")
+	for u := range tileRows {
+		r.jam.u = u
+		for x := r.end[f.k] + 1; x < r.end[i]; x++ {
+			if x == f.store {
+				r.plainLoop(x, strconv.Itoa(from), strconv.Itoa(n))
+				x = r.end[x]
+				continue
+			}
+			r.uop(x)
+		}
+	}
+	r.jam = jamState{}
 	r.depth--
 	r.line("}")
 }

@@ -135,14 +135,15 @@ func TestReduce(t *testing.T) {
 	b = kt.Must(b.ExpandInts([]int{16, 70, 24}))
 	check(t, kt.Kernel(shape.FromInts(16, 70, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))),
 		spec(f32, 16*24), spec(f32, 24*70)))
-	// Register-tiled matmuls (columns a multiple of 64), rows not a multiple
-	// of the tile, with a bias added after the reduce.
-	for _, m := range []int{10, 33} {
-		a := kt.Must(shape.FromInts(m, 1, 40).ExpandInts([]int{m, 128, 40}))
-		b := kt.Must(kt.Must(kt.Must(shape.FromInts(40, 128).Permute([]int{1, 0})).ReshapeInts([]int{1, 128, 40})).ExpandInts([]int{m, 128, 40}))
+	// Register-tiled matmuls, rows not a multiple of the tile, columns a
+	// multiple of 64 or not, with a bias added after the reduce.
+	for _, mn := range [][2]int{{10, 128}, {33, 128}, {13, 100}} {
+		m, n := mn[0], mn[1]
+		a := kt.Must(shape.FromInts(m, 1, 40).ExpandInts([]int{m, n, 40}))
+		b := kt.Must(kt.Must(kt.Must(shape.FromInts(40, n).Permute([]int{1, 0})).ReshapeInts([]int{1, n, 40})).ExpandInts([]int{m, n, 40}))
 		mm := kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b)))
-		bias := kt.Must(shape.FromInts(1, 128, 1).ExpandInts([]int{m, 128, 1}))
-		check(t, kt.Kernel(shape.FromInts(m, 128, 1), kt.Op(codegen.OpAdd, f32, mm, kt.Load(3, f32, bias)), spec(f32, m*40), spec(f32, 40*128), spec(f32, 128)))
+		bias := kt.Must(shape.FromInts(1, n, 1).ExpandInts([]int{m, n, 1}))
+		check(t, kt.Kernel(shape.FromInts(m, n, 1), kt.Op(codegen.OpAdd, f32, mm, kt.Load(3, f32, bias)), spec(f32, m*40), spec(f32, 40*n), spec(f32, n)))
 	}
 }
 
