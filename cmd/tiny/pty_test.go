@@ -109,8 +109,9 @@ func TestREPLTerminal(t *testing.T) {
 	c.expect("    myvalue + nope\r\n")
 	c.expect("^")
 	c.expect(">>> ")
-	c.send("i = 0; while true { i += 1 }\r")
-	time.Sleep(300 * time.Millisecond)
+	c.send("i = 0; print(\"loop\" + \"ing\"); while true { i += 1 }\r")
+	c.expect("looping") // running, so the terminal is out of raw mode
+	time.Sleep(100 * time.Millisecond)
 	c.send("\x03")
 	c.expect("interrupted")
 	c.expect(">>> ")
