@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"sync"
 
 	"tiny/codegen"
@@ -81,4 +82,49 @@ func Names() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// Prober is implemented by devices that can only run where something outside
+// the program exists (CLANG needs a C compiler). Probe reports what the device
+// would use, or why it cannot run here.
+type Prober interface {
+	Probe() (detail string, err error)
+}
+
+// preferred lists the devices Default tries, fastest first.
+var preferred = []string{"CLANG", "CPU"}
+
+// Default opens the first registered device of CLANG, CPU that can run here,
+// and says why it was chosen (DEBUG=1 prints the reason). A device that fails
+// its probe is skipped with the failure in the reason, so a machine without a
+// C compiler quietly runs on the pure-Go CPU device.
+func Default(opts Options) (dev Device, reason string, err error) {
+	var skipped []string
+	for _, name := range preferred {
+		mu.Lock()
+		_, ok := registry[name]
+		mu.Unlock()
+		if !ok {
+			continue
+		}
+		d, err := Open(name, opts)
+		if err != nil {
+			skipped = append(skipped, fmt.Sprintf("%s: %v", name, err))
+			continue
+		}
+		why := "the default"
+		if p, ok := d.(Prober); ok {
+			detail, err := p.Probe()
+			if err != nil {
+				skipped = append(skipped, fmt.Sprintf("%s: %v", name, err))
+				continue
+			}
+			why = detail
+		}
+		if len(skipped) > 0 {
+			why += "; skipped " + strings.Join(skipped, "; ")
+		}
+		return d, fmt.Sprintf("device %s (%s)", name, why), nil
+	}
+	return nil, "", fmt.Errorf("no device can run here (registered: %v; %s)", Names(), strings.Join(skipped, "; "))
 }

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -9,9 +10,11 @@ import (
 	"tiny/devices"
 )
 
-// Options configure an Engine. The zero value runs on the CPU device, quietly.
+// Options configure an Engine. The zero value runs quietly on the default
+// device: CLANG where a C compiler works, else the pure-Go CPU device
+// (devices.Default).
 type Options struct {
-	Device   string    // registered device name; "" means "CPU"
+	Device   string    // registered device name; "" picks devices.Default
 	Debug    int       // tinygrad's DEBUG: 1 kernels, 2 + schedule, 3 + uops, 4 + code
 	Log      io.Writer // where debug output goes; nil discards it
 	Threads  int       // goroutines per kernel, passed to the device; 0 = GOMAXPROCS
@@ -49,13 +52,19 @@ type Stats struct {
 
 // NewEngine opens the device named in opts and returns an engine on it.
 func NewEngine(opts Options) (*Engine, error) {
+	dopts := devices.Options{Debug: opts.Debug, Log: opts.Log, CacheDir: opts.CacheDir, Threads: opts.Threads}
+	var dev devices.Device
+	var err error
 	if opts.Device == "" {
-		opts.Device = "CPU"
-	}
-	dev, err := devices.Open(opts.Device, devices.Options{
-		Debug: opts.Debug, Log: opts.Log, CacheDir: opts.CacheDir, Threads: opts.Threads,
-	})
-	if err != nil {
+		var reason string
+		if dev, reason, err = devices.Default(dopts); err != nil {
+			return nil, err
+		}
+		opts.Device = dev.Name()
+		if opts.Debug >= 1 && opts.Log != nil {
+			fmt.Fprintln(opts.Log, reason)
+		}
+	} else if dev, err = devices.Open(opts.Device, dopts); err != nil {
 		return nil, err
 	}
 	return &Engine{opts: opts, dev: dev, runners: map[string]*compiled{}}, nil
