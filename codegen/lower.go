@@ -35,7 +35,7 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 		pl.merge()
 	}
 	nt := pl.order(opts)
-	e := &emitter{b: newBuilder(), pl: pl, vars: map[string]*bnode{}, syms: map[*symbolic.Node]*bnode{}}
+	e := &emitter{b: newBuilder(), pl: pl, vars: map[string]*bnode{}, syms: map[*symbolic.Node]*bnode{}, memo: map[*Node]*bnode{}}
 	if !pl.emptyOutput() {
 		e.emit(nt)
 	}
@@ -58,6 +58,18 @@ type emitter struct {
 	acc   *bnode                    // the accumulator index, nil when there are none
 	red   []int                     // unrolled reduce axes, folded without accumulators
 	loops int
+
+	// memo holds the value of every AST node lowered since e.axes last
+	// changed: a kernel AST is a DAG (x+x repeated), and lowering it as a
+	// tree would take time exponential in its depth.
+	memo map[*Node]*bnode
+}
+
+// setAxis sets the index expression of axis a and forgets the values that
+// depended on the old one.
+func (e *emitter) setAxis(a int, v *symbolic.Node) {
+	e.axes[a] = v
+	clear(e.memo)
 }
 
 func (e *emitter) emit(nt nest) {
@@ -126,6 +138,7 @@ func (e *emitter) accumulate(nt nest) {
 		e.b.close()
 	}
 	copy(e.axes, saved)
+	clear(e.memo)
 	e.openInner(nt.inner)
 }
 
@@ -146,7 +159,7 @@ func (e *emitter) open(l loop) *symbolic.Node {
 	e.loops++
 	v := symbolic.Var(name, 0, int64(max(l.size-1, 0)))
 	e.vars[name] = e.b.open(name, l.size, l.kind)
-	e.axes[l.axis] = symbolic.Simplify(symbolic.Add(e.axes[l.axis], symbolic.Mul(v, symbolic.C(int64(l.mul)))))
+	e.setAxis(l.axis, symbolic.Simplify(symbolic.Add(e.axes[l.axis], symbolic.Mul(v, symbolic.C(int64(l.mul))))))
 	return v
 }
 
@@ -160,10 +173,10 @@ func (e *emitter) each(axes []int, f func()) {
 	a := axes[0]
 	saved := e.axes[a]
 	for i := 0; i < e.pl.shape[a]; i++ {
-		e.axes[a] = symbolic.C(int64(i))
+		e.setAxis(a, symbolic.C(int64(i)))
 		e.each(axes[1:], f)
 	}
-	e.axes[a] = saved
+	e.setAxis(a, saved)
 }
 
 // fold returns the value of reduce r over its unrolled axes (the whole
@@ -183,6 +196,19 @@ func (e *emitter) fold(r *Node) *bnode {
 
 // value returns the uop computing AST node n in the current copy.
 func (e *emitter) value(n *Node) *bnode {
+	if v, ok := e.memo[n]; ok {
+		return v
+	}
+	v := e.lowerNode(n)
+	e.memo[n] = v
+	return v
+}
+
+// lowerNode lowers n, its operands through value.
+func (e *emitter) lowerNode(n *Node) *bnode {
+	if e.pl.never[n] {
+		return e.konst(0, n.DType)
+	}
 	switch n.Op {
 	case OpLoad:
 		idx, valid := e.index(n)

@@ -146,3 +146,58 @@ func TestPaddedLoadIsGated(t *testing.T) {
 		t.Errorf("want a gated load\n%s", p)
 	}
 }
+
+// TestSharedChain lowers x = x + x sixty times: a DAG whose tree form has
+// 2**60 nodes must lower in time linear in its depth.
+func TestSharedChain(t *testing.T) {
+	s := shape.FromInts(4, 3)
+	x := load(1, Float32, s)
+	for range 60 {
+		x = alu(OpAdd, Float32, x, x)
+	}
+	k := &Kernel{AST: store(Float32, s, x), Bufs: []BufSpec{{Float32, 12}, {Float32, 12}}}
+	p := lower(t, k, Options{})
+	if n := count(p, OpAdd); n != 60 {
+		t.Errorf("want 60 ADDs, got %d\n%s", n, p)
+	}
+	red := &Kernel{AST: store(Float32, shape.FromInts(4, 1), sum([]int{1}, x)), Bufs: []BufSpec{{Float32, 4}, {Float32, 12}}}
+	if p := lower(t, red, Options{}); count(p, OpAdd) < 60 {
+		t.Errorf("reduce of the chain: want at least 60 ADDs\n%s", p)
+	}
+}
+
+// TestNeverValidLoad lowers loads whose mask is empty everywhere (a shrink
+// into padding) to the constant 0, on shapes where dropping the size-1 axes
+// would otherwise need a view the empty mask cannot be carried into.
+func TestNeverValidLoad(t *testing.T) {
+	for _, sh := range [][]int{{1, 1}, {1}, {3, 1}, {2, 4}} {
+		pads, shr := make([][2]int, len(sh)), make([][2]int, len(sh))
+		for a, d := range sh {
+			shr[a] = [2]int{0, d}
+		}
+		last := len(sh) - 1
+		pads[last] = [2]int{0, sh[last]}
+		shr[last] = [2]int{sh[last], 2 * sh[last]}
+		st := must(must(shape.FromInts(sh...).PadInts(pads)).ShrinkInts(shr))
+		s := shape.FromInts(sh...)
+		k := &Kernel{AST: store(Float32, s, alu(OpAdd, Float32, load(1, Float32, st), load(2, Float32, s))),
+			Bufs: []BufSpec{{Float32, 8}, {Float32, 8}, {Float32, 8}}}
+		p := lower(t, k, Options{})
+		for _, u := range p.UOps {
+			if u.Op == OpDefineGlobal && u.Buf == 1 {
+				t.Errorf("%v: a never-valid load must not read its buffer\n%s", sh, p)
+			}
+		}
+		red := &Kernel{AST: store(Float32, shape.FromInts(1), sum([]int{0}, load(1, Float32, must(st.ReshapeInts([]int{prodInts(sh)}))))),
+			Bufs: []BufSpec{{Float32, 1}, {Float32, 8}}}
+		lower(t, red, Options{})
+	}
+}
+
+func prodInts(s []int) int {
+	p := 1
+	for _, d := range s {
+		p *= d
+	}
+	return p
+}

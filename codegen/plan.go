@@ -18,6 +18,7 @@ type plan struct {
 	reduces []*Node // the Reduce nodes, all over the same axes
 	leaves  []*Node // Load, Const and Store nodes
 	sts     map[*Node]shape.Tracker
+	never   map[*Node]bool // loads and consts whose tracker is never valid: they read 0
 }
 
 // analyze checks k and returns its plan before any optimization.
@@ -30,7 +31,7 @@ func analyze(k *Kernel) (pl *plan, err error) {
 	if k.AST == nil || k.AST.Op != OpStore {
 		return nil, fmt.Errorf("codegen: kernel root must be STORE")
 	}
-	pl = &plan{k: k, sts: map[*Node]shape.Tracker{}}
+	pl = &plan{k: k, sts: map[*Node]shape.Tracker{}, never: map[*Node]bool{}}
 	seen := map[*Node]bool{}
 	var walk func(n *Node, inReduce bool) error
 	walk = func(n *Node, inReduce bool) error {
@@ -42,6 +43,12 @@ func analyze(k *Kernel) (pl *plan, err error) {
 		case OpLoad, OpConst, OpStore:
 			pl.leaves = append(pl.leaves, n)
 			pl.sts[n] = n.ST
+			if n.Op != OpStore && neverValid(n.ST) {
+				// An empty mask cannot always survive a reshape (to no
+				// axes, say): read 0 through a plain broadcast instead.
+				pl.never[n] = true
+				pl.sts[n] = broadcast(n.ST.IntShape())
+			}
 			if n.Op != OpConst && (n.Buf < 0 || n.Buf >= len(k.Bufs)) {
 				return fmt.Errorf("codegen: buffer %d out of range", n.Buf)
 			}
@@ -83,6 +90,34 @@ func analyze(k *Kernel) (pl *plan, err error) {
 		}
 	}
 	return pl, nil
+}
+
+// neverValid reports whether st has a view whose mask is empty along some
+// axis of nonzero size, so that no index is ever valid.
+func neverValid(st shape.Tracker) bool {
+	for _, v := range st.Views {
+		for a, m := range v.Mask {
+			lo, ok1 := m[0].Int()
+			hi, ok2 := m[1].Int()
+			if ok1 && ok2 && lo >= hi && (!v.Shape[a].IsConst() || v.Shape[a].Val > 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// broadcast returns a tracker of shape s with every stride 0.
+func broadcast(s []int) shape.Tracker {
+	ones := make([]int, len(s))
+	for a := range ones {
+		ones[a] = 1
+	}
+	st, err := shape.FromInts(ones...).ExpandInts(s)
+	if err != nil {
+		panic("internal error: " + err.Error())
+	}
+	return st
 }
 
 // leafBelow returns a Load or Const under n.
