@@ -91,6 +91,9 @@ func (it *Interp) formatSpec(c *call, v Value, spec string) string {
 		i++
 	}
 	width, _ := strconv.Atoi(spec[:i])
+	if width > 1e6 || i > 7 {
+		it.failf(c.pos, "format: width %s too large", spec[:i])
+	}
 	spec = spec[i:]
 	prec := -1
 	if strings.HasPrefix(spec, ".") {
