@@ -136,7 +136,17 @@ func (e *evaluator) value(n *codegen.Node, idx []int) float64 {
 	if n.Op == codegen.OpCast {
 		return Cast(x[0], n.Src[0].DType, n.DType)
 	}
-	return Round(ALU(n.Op, n.Src[0].DType, x...), n.DType)
+	return Round(ALU(n.Op, n.Src[0].DType, x...), computed(n.DType))
+}
+
+// computed returns the dtype in which values of dtype d are computed: float16
+// is stored as half but computed in float32, rounded to half only by a cast
+// or a store, as the devices do.
+func computed(d codegen.DType) codegen.DType {
+	if d == codegen.Float16 {
+		return codegen.Float32
+	}
+	return d
 }
 
 func (e *evaluator) reduce(n *codegen.Node, idx []int) float64 {
@@ -150,7 +160,7 @@ func (e *evaluator) reduce(n *codegen.Node, idx []int) float64 {
 		for i, a := range e.red {
 			at[a] = r[i]
 		}
-		acc = Round(ALU(n.ReduceOp, n.DType, acc, e.value(n.Src[0], at)), n.DType)
+		acc = Round(ALU(n.ReduceOp, n.DType, acc, e.value(n.Src[0], at)), computed(n.DType))
 	})
 	return acc
 }
