@@ -131,7 +131,11 @@ func strJoin(it *Interp, r Value, c *call) Value {
 func strReplace(it *Interp, r Value, c *call) Value {
 	var old, nw string
 	it.unpack(c, "old", &old, "new", &nw)
-	return String(strings.ReplaceAll(string(r.(String)), old, nw))
+	s := string(r.(String))
+	if n := strings.Count(s, old); len(nw) > len(old) {
+		it.checkLen(c.pos, len(s)+n*(len(nw)-len(old)))
+	}
+	return String(strings.ReplaceAll(s, old, nw))
 }
 
 func strFind(it *Interp, r Value, c *call) Value {
@@ -160,9 +164,7 @@ func (it *Interp) iterate(c *call, v Value, f func(Value)) {
 	iter.Iterate(func(x Value) bool {
 		if n++; n%1024 == 0 {
 			it.checkCtx(c.pos)
-			if n > 1<<26 {
-				it.failf(c.pos, "%s: more than %d elements", c.name, 1<<26)
-			}
+			it.checkLen(c.pos, n)
 		}
 		f(x)
 		return true
@@ -183,6 +185,7 @@ func listExtend(it *Interp, r Value, c *call) Value {
 	l := r.(*List)
 	var add []Value
 	it.iterate(c, xs, func(v Value) { add = append(add, v) })
+	it.checkLen(c.pos, len(l.elems)+len(add))
 	l.elems = append(l.elems, add...)
 	return None
 }

@@ -143,6 +143,7 @@ func (it *Interp) arith(pos lang.Pos, op string, x, y Value) Value {
 	switch a := x.(type) {
 	case String:
 		if b, ok := y.(String); ok && op == "+" {
+			it.checkLen(pos, len(a)+len(b))
 			return a + b
 		}
 		if op == "%" {
@@ -153,6 +154,7 @@ func (it *Interp) arith(pos lang.Pos, op string, x, y Value) Value {
 		}
 	case *List:
 		if b, ok := y.(*List); ok && op == "+" {
+			it.checkLen(pos, len(a.elems)+len(b.elems))
 			return NewList(append(append([]Value{}, a.elems...), b.elems...))
 		}
 		if op == "*" && yInt {
@@ -160,6 +162,7 @@ func (it *Interp) arith(pos lang.Pos, op string, x, y Value) Value {
 		}
 	case Tuple:
 		if b, ok := y.(Tuple); ok && op == "+" {
+			it.checkLen(pos, len(a)+len(b))
 			return append(append(Tuple{}, a...), b...)
 		}
 		if op == "*" && yInt {
@@ -175,11 +178,21 @@ func (it *Interp) arith(pos lang.Pos, op string, x, y Value) Value {
 	return nil
 }
 
+// maxLen bounds the length of strings, lists and tuples a script builds,
+// so that a doubling loop fails instead of exhausting memory.
+const maxLen = 1 << 26
+
+func (it *Interp) checkLen(pos lang.Pos, n int) {
+	if n > maxLen {
+		it.failf(pos, "result of length %d exceeds the limit of %d", n, maxLen)
+	}
+}
+
 func (it *Interp) repeatCount(pos lang.Pos, n int64, size int) int64 {
 	if n < 0 {
 		n = 0
 	}
-	if size > 0 && n > (1<<26)/int64(size) {
+	if size > 0 && n > maxLen/int64(size) {
 		it.failf(pos, "repeat count %d too large", n)
 	}
 	return n
