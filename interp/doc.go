@@ -45,7 +45,9 @@
 //
 // Go values cross the boundary with SetGlobal and Global; Tensor builds
 // TensorData from a Go slice and a shape. A script may build tensors of at
-// most 2**31 elements.
+// most 2**31 elements and strings, lists and tuples of at most 2**26, and
+// calls nest at most 1000 deep; past these limits it gets an error, so that
+// no script exhausts memory or the Go stack.
 //
 // # Errors
 //
