@@ -151,7 +151,7 @@ func (it *Interp) enter(ctx context.Context) func() {
 
 // SetGlobal binds a global variable to a Go value: a Value, nil, a bool, an
 // integer or float type, a string, a TensorData (see Tensor), []float32,
-// []float64 or []int32 (as 1-D tensors), a *tensor.Tensor, []any or
+// []float64, []int32, []int64, []int or []bool (as 1-D tensors), a *tensor.Tensor, []any or
 // map[string]any (converted element by element).
 func (it *Interp) SetGlobal(name string, v any) (err error) {
 	defer it.recoverTo(&err)

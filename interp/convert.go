@@ -10,7 +10,8 @@ import (
 // This file converts values between Go and the language.
 
 // TensorData is tensor data in Go form: Data is a []float32, []float64,
-// []int32, []int64 or []bool holding the elements row-major, and Shape the
+// []int32, []int64 or []bool (SetGlobal also takes []int, as int32)
+// holding the elements row-major, and Shape the
 // dims (nil means a 1-D tensor of len(Data)). DType is the element type's
 // name ("float32"); Global fills it, SetGlobal ignores it.
 type TensorData struct {
@@ -60,7 +61,7 @@ func (it *Interp) fromGo(v any) (Value, error) {
 		return &TensorValue{x}, nil
 	case TensorData:
 		return it.tensorFromGo(x)
-	case []float32, []float64, []int32, []int64, []bool:
+	case []float32, []float64, []int32, []int64, []bool, []int:
 		return it.tensorFromGo(TensorData{Data: x})
 	case []any:
 		out := make([]Value, len(x))
@@ -106,6 +107,12 @@ func (it *Interp) tensorFromGo(td TensorData) (Value, error) {
 			t = e.FromInts(n, shapeOr(td.Shape, len(d)), tensor.Int32)
 		case []int64:
 			t = e.FromInts(d, shapeOr(td.Shape, len(d)), tensor.Int64)
+		case []int:
+			n := make([]int64, len(d))
+			for i, x := range d {
+				n[i] = int64(x)
+			}
+			t = e.FromInts(n, shapeOr(td.Shape, len(d)), tensor.Int32)
 		case []bool:
 			t = e.FromBools(d, shapeOr(td.Shape, len(d)), tensor.Bool)
 		default:
