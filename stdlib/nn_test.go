@@ -13,7 +13,7 @@ import (
 // run executes src after importing nn and returns the global r as floats.
 func run(t *testing.T, src string) []float64 {
 	t.Helper()
-	it, err := interp.New(interp.Options{})
+	it, err := interp.New(interp.Options{Device: "CPU"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 func TestCompleter(t *testing.T) {
-	it, err := interp.New(interp.Options{})
+	it, err := interp.New(interp.Options{Device: "CPU"})
 	if err != nil {
 		t.Fatal(err)
 	}

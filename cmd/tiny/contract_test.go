@@ -18,7 +18,7 @@ func TestContractTaste(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	it, err := interp.New(interp.Options{Stdout: &out})
+	it, err := interp.New(interp.Options{Stdout: &out, Device: "CPU"})
 	if err != nil {
 		t.Fatal(err)
 	}

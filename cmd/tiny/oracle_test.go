@@ -78,7 +78,7 @@ func runOracleCase(c oracleCase) string {
 		}
 	}
 	fmt.Fprintf(&src, "r = %s\n", tinySpelling.Replace(c.Expr))
-	it, err := interp.New(interp.Options{})
+	it, err := interp.New(interp.Options{Device: "CPU"})
 	if err != nil {
 		return err.Error()
 	}

@@ -198,7 +198,7 @@ func repl(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	defer term.Close()
-	fmt.Fprintf(term.out, "%s on %s. Ctrl-D or exit quits, TAB completes, tiny help has more.\n", version(), deviceName(cfg))
+	fmt.Fprintf(term.out, "%s%s. Ctrl-D or exit quits, TAB completes, tiny help has more.\n", version(), deviceNote(cfg))
 	r.In, r.Quit = term, true
 	r.Run(context.Background())
 	return 0
@@ -234,12 +234,13 @@ func isQuit(src string) bool {
 	return s == "exit" || s == "quit" || s == "exit()" || s == "quit()"
 }
 
-// deviceName returns the device the config picks, for the banner.
-func deviceName(cfg config) string {
+// deviceNote names the device the config picks, for the banner; the
+// default is not named, since finding it means probing for a compiler.
+func deviceNote(cfg config) string {
 	if cfg.device == "" {
-		return "CPU"
+		return ""
 	}
-	return cfg.device
+	return " on " + cfg.device
 }
 
 // promptColor returns how prompts are printed.

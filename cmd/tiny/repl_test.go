@@ -37,7 +37,7 @@ func (f *fakeReader) AddHistory(input string) { f.history = append(f.history, in
 func replRun(t *testing.T, lines ...string) (string, string, *fakeReader, bool) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	it, err := interp.New(interp.Options{Stdout: &stdout, Stderr: &stderr})
+	it, err := interp.New(interp.Options{Stdout: &stdout, Stderr: &stderr, Device: "CPU"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestRunStdin(t *testing.T) {
 // the closing brace, as a script may write it.
 func TestREPLPipedElse(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	it, err := interp.New(interp.Options{Stdout: &stdout, Stderr: &stderr})
+	it, err := interp.New(interp.Options{Stdout: &stdout, Stderr: &stderr, Device: "CPU"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,7 +67,7 @@ func runShapeCase(c shapeCase) string {
 		ten += tn
 	}
 	src := st + "\ns = str(st)\n" + ten + "\nr = t.flatten().tolist()\n"
-	it, err := interp.New(interp.Options{})
+	it, err := interp.New(interp.Options{Device: "CPU"})
 	if err != nil {
 		return err.Error()
 	}
