@@ -89,15 +89,19 @@ func TestEnvironment(t *testing.T) {
 		env = append(env, []string{"DEBUG=1", "CLANG=1"}, []string{"DEBUG=1", "DEVICE=clang"})
 	}
 	for _, e := range env {
-		device := "*** CPU"
+		device := "*** " // the default: CLANG where a C compiler works, else CPU
 		if len(e) > 1 && strings.Contains(strings.ToUpper(e[1]), "CLANG") {
 			device = "*** CLANG"
-		} else if len(e) > 1 && e[1] == "DEVICE=" {
-			device = "*** " // the default: CLANG where a C compiler works, else CPU
+		} else if len(e) > 1 && e[1] == "CPU=1" {
+			device = "*** CPU"
 		}
 		res := runTiny(t, ".", "", append(e, "XDG_CACHE_HOME="+t.TempDir()), "-c", "print(([1, 2] * 2).sum())")
 		if res.status != 0 || !strings.Contains(res.stdout, device) || !strings.HasSuffix(res.stdout, "tensor(6, dtype=int32)\n") {
 			t.Errorf("%v: status %d, stdout %q, stderr %q", e, res.status, res.stdout, res.stderr)
+		}
+		// Without a device named, DEBUG=1 says which one it chose and why.
+		if chosen := strings.HasPrefix(res.stdout, "device "); chosen != (device == "*** ") {
+			t.Errorf("%v: stdout %q: want a leading device line only for the default device", e, res.stdout)
 		}
 	}
 }
