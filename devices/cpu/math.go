@@ -82,36 +82,18 @@ const (
 	pio2c = 2.02226624871116645580e-21
 )
 
-// sinf returns sin(x).
+// sinf returns sin(x), one element of sinRun.
 func sinf(x float32) float32 {
-	v := widen(x)
-	if !(math.Abs(v) < 1e5) {
-		return float32(math.Sin(v))
-	}
-	k := float64(int64(v*(2/math.Pi) + math.Copysign(0.5, v))) // round half away from zero
-	r := ((v - k*pio2a) - k*pio2b) - k*pio2c                   // |r| <= pi/4 (a little more)
-	r2 := r * r
-	// Both polynomials, then a select by arithmetic: the quadrant of random
-	// inputs is unpredictable, and a mispredicted branch costs more than
-	// the second polynomial.
-	sn := r * (1 - r2*(1.0/6-r2*(1.0/120-r2*(1.0/5040-r2*(1.0/362880-r2*(1.0/39916800-r2*(1.0/6227020800)))))))
-	cs := 1 - r2*(1.0/2-r2*(1.0/24-r2*(1.0/720-r2*(1.0/40320-r2*(1.0/3628800-r2*(1.0/479001600-r2*(1.0/87178291200)))))))
-	q := int64(k)
-	odd := float64(q & 1)
-	y := (sn + (cs-sn)*odd) * float64(1-(q&2))
-	return float32(y)
+	var d [1]float32
+	sinRun(d[:], []float32{x})
+	return d[0]
 }
 
 // fastUnary returns the float32 loop of exp2, log2 or sin.
 func fastUnary(op codegen.Op) func(d, a []float32) {
 	switch op {
 	case codegen.OpExp2:
-		return func(d, a []float32) {
-			a = a[:len(d)]
-			for i := range d {
-				d[i] = exp2f(a[i])
-			}
-		}
+		return exp2Run
 	case codegen.OpLog2:
 		return func(d, a []float32) {
 			a = a[:len(d)]
@@ -120,12 +102,7 @@ func fastUnary(op codegen.Op) func(d, a []float32) {
 			}
 		}
 	}
-	return func(d, a []float32) {
-		a = a[:len(d)]
-		for i := range d {
-			d[i] = sinf(a[i])
-		}
-	}
+	return sinRun
 }
 
 // as reinterprets a run of T as a run of U, for a T known to be U.
@@ -134,4 +111,49 @@ func as[U, T any](x []T) []U {
 		return nil
 	}
 	return unsafe.Slice((*U)(unsafe.Pointer(&x[0])), len(x))
+}
+
+// exp2Run sets d[i] = exp2f(a[i]), with exp2f's body written out in the loop:
+// a call per element cost as much as the arithmetic.
+func exp2Run(d, a []float32) {
+	a = a[:len(d)]
+	for i, x := range a {
+		v := widen(x)
+		if !(v < 128 && v >= -151) { // NaN, overflow and underflow
+			d[i] = exp2f(x)
+			continue
+		}
+		k := int64(v*32+8192.5) - 8192
+		f := (v - float64(k)*(1.0/32)) * math.Ln2
+		p := 1 + f*(1+f*(1.0/2+f*(1.0/6+f*(1.0/24+f*(1.0/120)))))
+		d[i] = float32(p * exp2Table[k&31] * math.Float64frombits(uint64((k>>5)+1023)<<52))
+	}
+}
+
+// The parts of pi for Cody-Waite reduction: twice fdlibm's parts of pi/2,
+// so k*pia is exact for |k| < 2**20.
+const (
+	pia = 2 * pio2a
+	pib = 2 * pio2b
+	pic = 2 * pio2c
+)
+
+// sinRun sets d[i] = sin(a[i]). It reduces by multiples of pi rather than
+// pi/2, so that one odd polynomial on [-pi/2, pi/2] and a sign flip replace
+// the two polynomials and the select of sinf.
+func sinRun(d, a []float32) {
+	a = a[:len(d)]
+	for i, x := range a {
+		v := widen(x)
+		if !(math.Abs(v) < 1e5) {
+			d[i] = float32(math.Sin(v))
+			continue
+		}
+		k := float64(int64(v*(1/math.Pi) + math.Copysign(0.5, v))) // round half away from zero
+		r := ((v - k*pia) - k*pib) - k*pic                         // |r| <= pi/2 (a little more)
+		r2 := r * r
+		s := r * (1 - r2*(1.0/6-r2*(1.0/120-r2*(1.0/5040-r2*(1.0/362880-r2*(1.0/39916800-r2*(1.0/6227020800-r2*(1.0/1307674368000-r2*(1.0/355687428096000)))))))))
+		// sin(r + k*pi) = (-1)**k sin(r): flip the sign bit when k is odd.
+		d[i] = float32(math.Float64frombits(math.Float64bits(s) ^ uint64(int64(k)&1)<<63))
+	}
 }
