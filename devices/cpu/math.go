@@ -113,19 +113,24 @@ func as[U, T any](x []T) []U {
 	return unsafe.Slice((*U)(unsafe.Pointer(&x[0])), len(x))
 }
 
-// exp2Run sets d[i] = exp2f(a[i]), with exp2f's body written out in the loop:
-// a call per element cost as much as the arithmetic.
+// exp2Run sets d[i] = 2**a[i], with exp2f's method written out in the loop
+// (a call per element costs as much as the arithmetic), and cheaper steps:
+// adding 1.5*2**47 rounds to a multiple of 1/32 and leaves it in the low
+// bits, instead of two conversions between float and int, and a degree-4
+// polynomial suffices for |f| <= ln2/64 (error below 2**-40).
 func exp2Run(d, a []float32) {
+	const shift = 0x1.8p47
 	a = a[:len(d)]
 	for i, x := range a {
-		v := widen(x)
+		v := float64(x)
 		if !(v < 128 && v >= -151) { // NaN, overflow and underflow
 			d[i] = exp2f(x)
 			continue
 		}
-		k := int64(v*32+8192.5) - 8192
-		f := (v - float64(k)*(1.0/32)) * math.Ln2
-		p := 1 + f*(1+f*(1.0/2+f*(1.0/6+f*(1.0/24+f*(1.0/120)))))
+		t := v + shift
+		k := int64(math.Float64bits(t)) - int64(math.Float64bits(shift))
+		f := (v - (t - shift)) * math.Ln2
+		p := 1 + f*(1+f*(1.0/2+f*(1.0/6+f*(1.0/24))))
 		d[i] = float32(p * exp2Table[k&31] * math.Float64frombits(uint64((k>>5)+1023)<<52))
 	}
 }
@@ -139,21 +144,25 @@ const (
 )
 
 // sinRun sets d[i] = sin(a[i]). It reduces by multiples of pi rather than
-// pi/2, so that one odd polynomial on [-pi/2, pi/2] and a sign flip replace
-// the two polynomials and the select of sinf.
+// pi/2, so that one odd polynomial on [-pi/2, pi/2] (Taylor to r**15, error
+// below 2**-37) and a sign flip replace a sine and a cosine polynomial and a
+// select by quadrant. Adding 1.5*2**52 rounds x/pi to the integer k and
+// leaves k's parity in the lowest bit.
 func sinRun(d, a []float32) {
+	const shift = 0x1.8p52
 	a = a[:len(d)]
 	for i, x := range a {
-		v := widen(x)
+		v := float64(x)
 		if !(math.Abs(v) < 1e5) {
 			d[i] = float32(math.Sin(v))
 			continue
 		}
-		k := float64(int64(v*(1/math.Pi) + math.Copysign(0.5, v))) // round half away from zero
-		r := ((v - k*pia) - k*pib) - k*pic                         // |r| <= pi/2 (a little more)
+		t := v*(1/math.Pi) + shift // rounds to the nearest integer k
+		k := t - shift
+		r := ((v - k*pia) - k*pib) - k*pic // |r| <= pi/2 (a little more)
 		r2 := r * r
-		s := r * (1 - r2*(1.0/6-r2*(1.0/120-r2*(1.0/5040-r2*(1.0/362880-r2*(1.0/39916800-r2*(1.0/6227020800-r2*(1.0/1307674368000-r2*(1.0/355687428096000)))))))))
+		s := r * (1 - r2*(1.0/6-r2*(1.0/120-r2*(1.0/5040-r2*(1.0/362880-r2*(1.0/39916800-r2*(1.0/6227020800-r2*(1.0/1307674368000))))))))
 		// sin(r + k*pi) = (-1)**k sin(r): flip the sign bit when k is odd.
-		d[i] = float32(math.Float64frombits(math.Float64bits(s) ^ uint64(int64(k)&1)<<63))
+		d[i] = float32(math.Float64frombits(math.Float64bits(s) ^ math.Float64bits(t)<<63))
 	}
 }
