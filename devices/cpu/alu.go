@@ -436,3 +436,35 @@ func dot[T num](x, y []T, ys int) T {
 	}
 	return (s0 + s1) + (s2 + s3)
 }
+
+// dotChain returns the sum of (x[i]*y[i] + z[i]) * w[i], where y, z and w
+// may be scalars (steps 0), with the partial sums of dot: the same roundings
+// as mulAdd into a run and then dot over it.
+func dotChain[T num](x, y []T, ys int, z []T, zs int, w []T, ws int) T {
+	var s0, s1, s2, s3 T
+	i := 0
+	if ys == 0 && zs == 1 && ws == 1 { // ((a*2+b)*c).sum()
+		b := y[0]
+		z, w = z[:len(x)], w[:len(x)]
+		for ; i+4 <= len(x); i += 4 {
+			s0 += T(x[i]*b+z[i]) * w[i]
+			s1 += T(x[i+1]*b+z[i+1]) * w[i+1]
+			s2 += T(x[i+2]*b+z[i+2]) * w[i+2]
+			s3 += T(x[i+3]*b+z[i+3]) * w[i+3]
+		}
+		for ; i < len(x); i++ {
+			s0 += T(x[i]*b+z[i]) * w[i]
+		}
+		return (s0 + s1) + (s2 + s3)
+	}
+	for ; i+4 <= len(x); i += 4 {
+		s0 += T(x[i]*y[i*ys]+z[i*zs]) * w[i*ws]
+		s1 += T(x[i+1]*y[(i+1)*ys]+z[(i+1)*zs]) * w[(i+1)*ws]
+		s2 += T(x[i+2]*y[(i+2)*ys]+z[(i+2)*zs]) * w[(i+2)*ws]
+		s3 += T(x[i+3]*y[(i+3)*ys]+z[(i+3)*zs]) * w[(i+3)*ws]
+	}
+	for ; i < len(x); i++ {
+		s0 += T(x[i]*y[i*ys]+z[i*zs]) * w[i*ws]
+	}
+	return (s0 + s1) + (s2 + s3)
+}

@@ -97,7 +97,7 @@ func (c *compiler) analyze() {
 // add-ACCUM of the same loop: the consumer computes x*y+z or a dot product
 // in one pass instead of two.
 func (c *compiler) absorbs() {
-	c.absorb, c.inMul = map[int]int{}, map[int]bool{}
+	c.absorb, c.inMul, c.chained = map[int]int{}, map[int]bool{}, map[int]int{}
 	for i, u := range c.u {
 		h := c.scope[i]
 		if h < 0 || !c.inner[h] || u.DType == codegen.Index || u.DType == codegen.Bool {
@@ -122,7 +122,26 @@ func (c *compiler) absorbs() {
 				continue
 			}
 			c.absorb[i], c.inMul[m] = m, true
+			c.chain(i, m)
 			break
+		}
+	}
+}
+
+// chain finds, for an add-ACCUM i into one accumulator absorbing MUL m, an
+// operand of m that is an ADD absorbing a MUL itself, used once in the same
+// loop: the ACCUM then folds sum((x*y+z)*w) in one pass over the run, with
+// no temporary for x*y+z (the fused row of the suite).
+func (c *compiler) chain(i, m int) {
+	u := c.u[i]
+	h := c.scope[i]
+	if u.Op != codegen.OpAccum || c.home(u.Src[1]) == h {
+		return
+	}
+	for _, q := range c.u[m].Src {
+		if _, ok := c.absorb[q]; ok && c.u[q].Op == codegen.OpAdd && c.uses[q] == 1 && c.home(q) == h {
+			c.chained[i], c.inMul[q] = q, true
+			return
 		}
 	}
 }

@@ -88,20 +88,21 @@ func loopStmt(b *block) stmt {
 
 // compiler holds the analysis of a program while its closures are built.
 type compiler struct {
-	p      *codegen.Program
-	u      []codegen.UOp
-	scope  []int        // the RANGE each uop is inside, -1 at the top level
-	inner  map[int]bool // RANGEs with no loop inside
-	uses   []int
-	aff    map[int]affine
-	mat    map[int]bool // affine values already materialized
-	fuse   map[int]int  // ALU uop -> the STORE whose memory it computes into
-	absorb map[int]int  // ADD or ACCUM -> the MUL it computes along with it
-	inMul  map[int]bool // MULs computed by their consumer
-	slots  []slotInit
-	blk    *block // the block being filled
-	prog   *program
-	loaded map[int]bool // buffers some LOAD reads
+	p       *codegen.Program
+	u       []codegen.UOp
+	scope   []int        // the RANGE each uop is inside, -1 at the top level
+	inner   map[int]bool // RANGEs with no loop inside
+	uses    []int
+	aff     map[int]affine
+	mat     map[int]bool // affine values already materialized
+	fuse    map[int]int  // ALU uop -> the STORE whose memory it computes into
+	absorb  map[int]int  // ADD or ACCUM -> the MUL it computes along with it
+	inMul   map[int]bool // MULs (and chained ADDs) computed by their consumer
+	chained map[int]int  // add-ACCUM -> the ADD (absorbing a MUL) under the MUL it absorbs
+	slots   []slotInit
+	blk     *block // the block being filled
+	prog    *program
+	loaded  map[int]bool // buffers some LOAD reads
 }
 
 func (c *compiler) vecMode() bool { return c.blk.inner }

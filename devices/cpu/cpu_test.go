@@ -192,3 +192,22 @@ func TestEdgeShapes(t *testing.T) {
 	check(t, kt.Kernel(shape.FromInts(37, 1), two, spec(f32, 37*300)))
 	check(t, kt.Kernel(shape.FromInts(1, 300), kt.Reduce(codegen.OpAdd, codegen.Int32, []int{0}, kt.Load(1, codegen.Int32, x)), spec(codegen.Int32, 37*300)))
 }
+
+// TestChain checks sum((x*y+z)*w) folded in one pass (accumChain), with
+// each of y, z and w a run or a broadcast constant, and its uncommon orders.
+func TestChain(t *testing.T) {
+	const n = 3000
+	s := shape.FromInts(n)
+	k := func(v float64) *codegen.Node { return kt.Const(v, f32, kt.Must(shape.FromInts(1).ExpandInts([]int{n}))) }
+	ld := func(i int) *codegen.Node { return kt.Load(i, f32, s) }
+	mul := func(a, b *codegen.Node) *codegen.Node { return kt.Op(codegen.OpMul, f32, a, b) }
+	add := func(a, b *codegen.Node) *codegen.Node { return kt.Op(codegen.OpAdd, f32, a, b) }
+	for _, v := range []*codegen.Node{
+		mul(add(mul(ld(1), k(2)), ld(2)), ld(3)),
+		mul(ld(3), add(ld(2), mul(k(2), ld(1)))),
+		mul(add(mul(ld(1), ld(2)), k(0.5)), ld(3)),
+		mul(add(mul(ld(1), ld(2)), ld(3)), k(3)),
+	} {
+		check(t, kt.Kernel(shape.FromInts(1), kt.Reduce(codegen.OpAdd, f32, []int{0}, v), spec(f32, n), spec(f32, n), spec(f32, n)))
+	}
+}

@@ -201,6 +201,9 @@ func (c *compiler) accum(i int) vfunc {
 	} else {
 		ac = access{idx: c.in(u.Src[1])}
 	}
+	if q, ok := c.chained[i]; ok {
+		return c.accumChain(i, q)
+	}
 	if m, ok := c.absorb[i]; ok {
 		x, y := c.mulOps(m)
 		switch regType(u.DType) {
@@ -289,4 +292,43 @@ func accumDot[T num](acc int, ac access, x, y opnd) vfunc {
 		}
 	}
 	panic("internal error: dot product into scattered accumulators")
+}
+
+// accumChain builds acc[j] += sum((x*y+z)*w) for add-ACCUM i into one
+// accumulator, where q = x*y+z is one operand of the MUL that i absorbs.
+func (c *compiler) accumChain(i, q int) vfunc {
+	u := c.u[i]
+	m := c.absorb[i]
+	w := c.u[m].Src[0]
+	if w == q {
+		w = c.u[m].Src[1]
+	}
+	m2 := c.absorb[q]
+	z := c.u[q].Src[0]
+	if z == m2 {
+		z = c.u[q].Src[1]
+	}
+	x, y := c.mulOps(m2)
+	zo, wo, idx := c.in(z), c.in(w), c.in(u.Src[1])
+	switch regType(u.DType) {
+	case tF32:
+		return accumChainv[float32](u.Src[0], idx, x, y, zo, wo)
+	case tF64:
+		return accumChainv[float64](u.Src[0], idx, x, y, zo, wo)
+	case tI32:
+		return accumChainv[int32](u.Src[0], idx, x, y, zo, wo)
+	case tI64:
+		return accumChainv[int64](u.Src[0], idx, x, y, zo, wo)
+	}
+	return accumChainv[uint8](u.Src[0], idx, x, y, zo, wo)
+}
+
+func accumChainv[T num](acc int, idx, x, y, z, w opnd) vfunc {
+	ys, zs, ws := step(y), step(z), step(w)
+	return func(fr *frame, _, n int) {
+		t := get[T](&fr.cur)
+		a := get[T](&fr.own)[acc]
+		j := fr.cur.ix[idx.slot][0]
+		a[j] += dotChain(t[x.slot][:n], t[y.slot], ys, t[z.slot], zs, t[w.slot], ws)
+	}
 }
