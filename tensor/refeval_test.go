@@ -7,6 +7,7 @@ import (
 
 	"tiny/codegen"
 	"tiny/devices"
+	"tiny/devices/clang"
 	"tiny/symbolic"
 )
 
@@ -21,7 +22,7 @@ func refEngine() *Engine {
 // cpuEngine returns an engine on the CPU device, or the reference engine
 // when no CPU device is registered.
 func cpuEngine(t testing.TB) *Engine {
-	e, err := NewEngine(Options{})
+	e, err := NewEngine(Options{Device: "CPU"})
 	if err != nil {
 		t.Logf("no CPU device (%v): using the reference evaluator", err)
 		return refEngine()
@@ -30,9 +31,20 @@ func cpuEngine(t testing.TB) *Engine {
 }
 
 // engines returns the engines the differential tests run on: the CPU
-// device and the reference evaluator.
+// device, the reference evaluator, and the CLANG device where a C compiler
+// works (issue 5: every oracle program on both devices).
 func engines(t testing.TB) map[string]*Engine {
-	return map[string]*Engine{"cpu": cpuEngine(t), "ref": refEngine()}
+	m := map[string]*Engine{"cpu": cpuEngine(t), "ref": refEngine()}
+	if _, err := clang.Available(); err != nil {
+		t.Logf("CLANG device not tested: %v", err)
+		return m
+	}
+	e, err := NewEngine(Options{Device: "CLANG"})
+	if err != nil {
+		t.Fatalf("CLANG device: %v", err)
+	}
+	m["clang"] = e
+	return m
 }
 
 // interpKernel evaluates a kernel AST for every output element.

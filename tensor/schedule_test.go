@@ -168,7 +168,7 @@ func TestBuffersReturnToPool(t *testing.T) {
 
 func TestDebugOutput(t *testing.T) {
 	var log strings.Builder
-	e, err := NewEngine(Options{Debug: 3, Log: &log})
+	e, err := NewEngine(Options{Device: "CPU", Debug: 3, Log: &log})
 	if err != nil {
 		t.Skip("no CPU device")
 	}
