@@ -198,7 +198,9 @@ func TestEdgeShapes(t *testing.T) {
 func TestChain(t *testing.T) {
 	const n = 3000
 	s := shape.FromInts(n)
-	k := func(v float64) *codegen.Node { return kt.Const(v, f32, kt.Must(shape.FromInts(1).ExpandInts([]int{n}))) }
+	k := func(v float64) *codegen.Node {
+		return kt.Const(v, f32, kt.Must(shape.FromInts(1).ExpandInts([]int{n})))
+	}
 	ld := func(i int) *codegen.Node { return kt.Load(i, f32, s) }
 	mul := func(a, b *codegen.Node) *codegen.Node { return kt.Op(codegen.OpMul, f32, a, b) }
 	add := func(a, b *codegen.Node) *codegen.Node { return kt.Op(codegen.OpAdd, f32, a, b) }
