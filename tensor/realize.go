@@ -202,7 +202,9 @@ func (e *Engine) run(k *codegen.Kernel, bufs []*devices.Buffer, log io.Writer) {
 		}
 		r, err := e.dev.Compile(prog)
 		if err != nil {
-			panic(fmt.Sprintf("internal error: compiling %s: %v", k.Name, err))
+			// The device could not build the kernel (no compiler, a full
+			// disk): an error of the environment, not of tiny.
+			fail("%s device cannot compile kernel %s: %v", e.DeviceName(), k.Name, err)
 		}
 		c = &compiled{prog: prog, runner: r}
 		if len(e.runners) >= maxRunners {
@@ -215,7 +217,7 @@ func (e *Engine) run(k *codegen.Kernel, bufs []*devices.Buffer, log io.Writer) {
 	}
 	start := time.Now()
 	if err := c.runner.Run(bufs, nil); err != nil {
-		panic(fmt.Sprintf("internal error: running %s: %v", k.Name, err))
+		fail("%s device failed running kernel %s: %v", e.DeviceName(), k.Name, err)
 	}
 	el := time.Since(start)
 	e.stats.Kernels++
