@@ -3,6 +3,7 @@ package tensor
 import (
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -101,7 +102,7 @@ func TestAPI(t *testing.T) {
 		{"sum empty", e.Zeros(Float32, 0, 3).Sum([]int{0}, false), []int{3}, Float32, []float64{0, 0, 0}},
 	}
 	for _, c := range cases {
-		if !sameShape(c.t.Shape(), c.shape) || c.t.DType() != c.dtype {
+		if !slices.Equal(c.t.Shape(), c.shape) || c.t.DType() != c.dtype {
 			t.Errorf("%s: %s %s, want %s %s", c.name, FormatShape(c.t.Shape()), c.t.DType(), FormatShape(c.shape), c.dtype)
 			continue
 		}

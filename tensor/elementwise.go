@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"slices"
 
 	"tiny/codegen"
 )
@@ -68,7 +69,7 @@ func BroadcastShape(a, b []int) ([]int, error) {
 
 // broadcastTo returns t reshaped and expanded to shp (already checked).
 func (t *Tensor) broadcastTo(shp []int) *Tensor {
-	if sameShape(t.n.shape, shp) {
+	if slices.Equal(t.n.shape, shp) {
 		return t
 	}
 	return &Tensor{t.n.reshape(padLeft(t.n.shape, len(shp))).expand(shp)}

@@ -1,6 +1,10 @@
 package tensor
 
-import "tiny/codegen"
+import (
+	"slices"
+
+	"tiny/codegen"
+)
 
 // Cat joins t and others along axis dim; every other dimension must match.
 // The result is the sum of each operand padded to the full length, so it
@@ -62,7 +66,7 @@ func Stack(dim int, ts ...*Tensor) *Tensor {
 	d := normAxis("stack", dim, ts[0].Ndim()+1)
 	us := make([]*Tensor, len(ts))
 	for i, x := range ts {
-		if !sameShape(x.n.shape, ts[0].n.shape) {
+		if !slices.Equal(x.n.shape, ts[0].n.shape) {
 			fail("stack: cannot stack shapes %s and %s", FormatShape(ts[0].n.shape), FormatShape(x.n.shape))
 		}
 		us[i] = x.Unsqueeze(d)

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"slices"
 	"tiny/codegen"
 	"tiny/devices"
 	"tiny/shape"
@@ -94,7 +95,7 @@ func (n *lazy) view(f func(shape.Tracker) (shape.Tracker, error), what string) *
 		fail("%s: %v", what, err)
 	}
 	shp := nst.IntShape()
-	if sameShape(shp, base.shape) && nst.Contiguous() {
+	if slices.Equal(shp, base.shape) && nst.Contiguous() {
 		return base
 	}
 	return &lazy{kind: kView, dtype: n.dtype, shape: shp, base: base, st: nst, eng: n.eng}
@@ -102,7 +103,7 @@ func (n *lazy) view(f func(shape.Tracker) (shape.Tracker, error), what string) *
 
 // reshape returns n with a new shape of the same size.
 func (n *lazy) reshape(shp []int) *lazy {
-	if sameShape(shp, n.shape) {
+	if slices.Equal(shp, n.shape) {
 		return n
 	}
 	return n.view(func(st shape.Tracker) (shape.Tracker, error) { return st.ReshapeInts(shp) }, "reshape")
@@ -110,7 +111,7 @@ func (n *lazy) reshape(shp []int) *lazy {
 
 // expand returns n broadcast to shp (same rank, dims of 1 grow).
 func (n *lazy) expand(shp []int) *lazy {
-	if sameShape(shp, n.shape) {
+	if slices.Equal(shp, n.shape) {
 		return n
 	}
 	return n.view(func(st shape.Tracker) (shape.Tracker, error) { return st.ExpandInts(shp) }, "expand")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"testing"
 )
 
@@ -239,7 +240,7 @@ func runOracle(t *testing.T, e *Engine) {
 
 func compareOracle(got *Tensor, c oracleCase) string {
 	want := c.Result
-	if !sameShape(got.Shape(), want.Shape) {
+	if !slices.Equal(got.Shape(), want.Shape) {
 		return "shape " + FormatShape(got.Shape()) + ", want " + FormatShape(want.Shape)
 	}
 	if got.DType().String() != want.DType {

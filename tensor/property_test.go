@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"testing"
 )
 
@@ -349,7 +350,7 @@ func randomGraphs(t *testing.T, e *Engine) {
 			}
 		}
 		got := x.t.Floats()
-		if !sameShape(x.t.Shape(), x.d.shape) {
+		if !slices.Equal(x.t.Shape(), x.d.shape) {
 			t.Fatalf("seed %d %v: shape %v, want %v", seed, trail, x.t.Shape(), x.d.shape)
 		}
 		for i, w := range x.d.data {

@@ -125,18 +125,6 @@ func normAxis(op string, axis, n int) int {
 	return a
 }
 
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 var negInf = math.Inf(-1)
 
 // ParseDType returns the dtype with the given name ("float32", "int32", ...).
