@@ -55,6 +55,30 @@ func (it *Interp) takeKw(c *call, names ...string) map[string]Value {
 	return out
 }
 
+// splitKw is takeKw for builtins that go on to unpack: it removes the
+// keywords named in names and leaves the others in c.kw, so that unpack
+// binds them to its parameters (eye(2, m=3)) or rejects them.
+func (it *Interp) splitKw(c *call, names ...string) map[string]Value {
+	var rest, mine []kwarg
+	for _, k := range c.kw {
+		taken := false
+		for _, n := range names {
+			for _, a := range strings.Split(n, "|") {
+				taken = taken || a == k.name
+			}
+		}
+		if taken {
+			mine = append(mine, k)
+		} else {
+			rest = append(rest, k)
+		}
+	}
+	c.kw = mine
+	out := it.takeKw(c, names...)
+	c.kw = rest
+	return out
+}
+
 // dtypeArg converts a dtype argument: a dtype value, its name as a string,
 // or the builtins int, float and bool.
 func (it *Interp) dtypeArg(c *call, v Value) tensor.DType {
@@ -86,7 +110,7 @@ func (it *Interp) optDtype(c *call, kw map[string]Value, def tensor.DType) tenso
 }
 
 func tensor_(it *Interp, c *call) Value {
-	kw := it.takeKw(c, "dtype")
+	kw := it.splitKw(c, "dtype")
 	var data Value
 	it.unpack(c, "data", &data)
 	if t, ok := data.(*TensorValue); ok {
@@ -136,7 +160,7 @@ func (it *Interp) filled(c *call, v float64) Value {
 }
 
 func full_(it *Interp, c *call) Value {
-	kw := it.takeKw(c, "dtype")
+	kw := it.splitKw(c, "dtype")
 	var shp []int
 	var v Value
 	it.unpack(c, "shape", &shp, "value", &v)
@@ -159,7 +183,7 @@ func scalarDtype(v Value) tensor.DType {
 }
 
 func arange_(it *Interp, c *call) Value {
-	kw := it.takeKw(c, "dtype")
+	kw := it.splitKw(c, "dtype")
 	var a, b, s Value = nil, None, Int(1)
 	it.unpack(c, "start", &a, "stop?", &b, "step?", &s)
 	if b == None {
@@ -181,7 +205,7 @@ func arange_(it *Interp, c *call) Value {
 }
 
 func eye_(it *Interp, c *call) Value {
-	kw := it.takeKw(c, "dtype")
+	kw := it.splitKw(c, "dtype")
 	var n int
 	m := optInt{}
 	it.unpack(c, "n", &n, "m?", &m)
@@ -196,7 +220,7 @@ func eye_(it *Interp, c *call) Value {
 }
 
 func linspace_(it *Interp, c *call) Value {
-	kw := it.takeKw(c, "dtype")
+	kw := it.splitKw(c, "dtype")
 	var a, b float64
 	var n int
 	it.unpack(c, "start", &a, "stop", &b, "steps", &n)
@@ -238,7 +262,7 @@ func manualSeed_(it *Interp, c *call) Value {
 }
 
 func (it *Interp) like(c *call, v float64) Value {
-	kw := it.takeKw(c, "dtype")
+	kw := it.splitKw(c, "dtype")
 	var t *TensorValue
 	it.unpack(c, "t", &t)
 	d := it.optDtype(c, kw, t.t.DType())
@@ -246,7 +270,7 @@ func (it *Interp) like(c *call, v float64) Value {
 }
 
 func fullLike_(it *Interp, c *call) Value {
-	kw := it.takeKw(c, "dtype")
+	kw := it.splitKw(c, "dtype")
 	var t *TensorValue
 	var v float64
 	it.unpack(c, "t", &t, "value", &v)

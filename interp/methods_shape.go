@@ -17,7 +17,9 @@ func moves[S any](reshape func(S, []*symbolic.Node) (Value, error),
 	}
 	return map[string]func(it *Interp, s S, c *call) Value{
 		"reshape": func(it *Interp, s S, c *call) Value {
-			v, err := reshape(s, it.nodesArg(c, it.noKw(c)))
+			shp, err := shape.InferShape(shapeOf(s), it.nodesArg(c, it.noKw(c)))
+			errAt(it, c.pos, err)
+			v, err := reshape(s, shp)
 			errAt(it, c.pos, err)
 			return v
 		},

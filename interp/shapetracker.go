@@ -110,7 +110,9 @@ func (it *Interp) nodePairs(c *call, v Value, shp []*symbolic.Node, isPad bool) 
 func init() {
 	tensorBuiltins["shapetracker"] = func(it *Interp, c *call) Value {
 		it.takeKw(c)
-		return &Tracker{shape.FromShape(it.nodesArg(c, c.args)...)}
+		st, err := shape.NewTracker(it.nodesArg(c, c.args)...)
+		errAt(it, c.pos, err)
+		return &Tracker{st}
 	}
 	tensorBuiltins["view"] = view_
 	tensorBuiltins["var"] = func(it *Interp, c *call) Value {

@@ -49,7 +49,7 @@ func TestViewErrors(t *testing.T) {
 		t.Errorf("negative mask: %v", err)
 	}
 	_, err = NewView(Ints(2, -3), nil, nil, nil)
-	if err == nil || err.Error() != "view: negative dimension in shape (2, -3)" {
+	if err == nil || err.Error() != "view: negative dimension -3 in (2, -3)" {
 		t.Errorf("negative dim: %v", err)
 	}
 	_, err = NewView(Ints(2, 3), Ints(1), nil, nil)
@@ -78,4 +78,55 @@ func TestIntShapePanics(t *testing.T) {
 		}
 	}()
 	FromShape(symbolic.Var("k", 1, 100), symbolic.C(3)).IntShape()
+}
+
+func TestInferShape(t *testing.T) {
+	k := symbolic.Var("k", 1, 100)
+	kk := []*symbolic.Node{k, symbolic.C(6)}
+	tests := []struct {
+		from, to []*symbolic.Node
+		want     string // the resolved shape, or the error
+	}{
+		{Ints(2, 3), Ints(-1), "(6,)"},
+		{Ints(2, 3), Ints(3, -1), "(3, 2)"},
+		{Ints(2, 3), Ints(2, 3), "(2, 3)"},
+		{Ints(2, 3), Ints(-1, 1, 3), "(2, 1, 3)"},
+		{Ints(0, 3), Ints(-1, 3), "(0, 3)"},
+		{Ints(2, 3), Ints(-1, -1), "reshape: can only specify one unknown dimension in (-1, -1)"},
+		{Ints(2, 3), Ints(4, -1), "reshape: cannot reshape (2, 3) to (4, -1)"},
+		{Ints(2, 3), Ints(0, -1), "reshape: cannot reshape (2, 3) to (0, -1)"},
+		{Ints(2, 3), Ints(-2, -1), "reshape: cannot reshape (2, 3) to (-2, -1)"},
+		{kk, []*symbolic.Node{k, symbolic.C(-1), symbolic.C(2)}, "(k, 3, 2)"},
+		{kk, Ints(-1, 3), "((k*2), 3)"},
+		{kk, Ints(-1, 4), "reshape: cannot infer the -1 in (-1, 4): 4 does not divide (k*6)"},
+		{Ints(6, 3), []*symbolic.Node{symbolic.C(-1), k}, "reshape: cannot infer the -1 in (-1, k) from the size 18 of (6, 3)"},
+	}
+	for _, tt := range tests {
+		got, err := InferShape(tt.from, tt.to)
+		s := ""
+		if err != nil {
+			s = err.Error()
+		} else {
+			s = Tuple(got)
+		}
+		if s != tt.want {
+			t.Errorf("InferShape(%s, %s) = %s, want %s", Tuple(tt.from), Tuple(tt.to), s, tt.want)
+		}
+	}
+}
+
+func TestNegativeTracker(t *testing.T) {
+	_, err := NewTracker(Ints(-1, 3)...)
+	if err == nil || err.Error() != "shapetracker: negative dimension -1 in (-1, 3)" {
+		t.Errorf("NewTracker(-1, 3): %v", err)
+	}
+	if st, err := NewTracker(Ints(2, 0)...); err != nil || st.String() != FromInts(2, 0).String() {
+		t.Errorf("NewTracker(2, 0) = %v, %v", st, err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Errorf("FromInts(-1, 3) did not panic")
+		}
+	}()
+	FromInts(-1, 3)
 }

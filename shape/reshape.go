@@ -374,3 +374,66 @@ func fdiv(a, b int64) int64 {
 }
 
 func fmod(a, b int64) int64 { return a - fdiv(a, b)*b }
+
+// InferShape resolves one -1 in shape, the target of a reshape from a view
+// or tracker of shape from: the -1 becomes the size of from divided by the
+// product of the other dims. Dims equal in both shapes cancel first, so a
+// symbolic -1 resolves where the rest is a constant that divides, e.g. (k, 6)
+// to (k, -1, 2). It returns shape unchanged when it holds no -1, and an error
+// for more than one -1 or a size the other dims do not divide.
+func InferShape(from, shape []*symbolic.Node) ([]*symbolic.Node, error) {
+	at := -1
+	var rest []node
+	for i, s := range shape {
+		if !isInt(s, -1) {
+			rest = append(rest, s)
+			continue
+		}
+		if at >= 0 {
+			return nil, fmt.Errorf("reshape: can only specify one unknown dimension in %s", Tuple(shape))
+		}
+		at = i
+	}
+	if at < 0 {
+		return shape, nil
+	}
+	bad := func() ([]*symbolic.Node, error) {
+		return nil, fmt.Errorf("reshape: cannot reshape %s to %s", Tuple(from), Tuple(shape))
+	}
+	if hasNegative(rest) {
+		return bad()
+	}
+	left := append([]node(nil), from...)
+	var others []node
+	for _, s := range rest {
+		found := false
+		for j, f := range left {
+			if !s.IsConst() && eq(f, s) {
+				left = append(left[:j], left[j+1:]...)
+				found = true
+				break
+			}
+		}
+		if !found {
+			others = append(others, s)
+		}
+	}
+	size, d := prod(left), prod(others)
+	dv, ok := ival(d)
+	if !ok {
+		return nil, fmt.Errorf("reshape: cannot infer the -1 in %s from the size %s of %s", Tuple(shape), size.Render(), Tuple(from))
+	}
+	if dv <= 0 {
+		return bad()
+	}
+	q := symbolic.Simplify(symbolic.Div(size, c(dv)))
+	if !eq(mul(q, c(dv)), size) {
+		if !size.IsConst() {
+			return nil, fmt.Errorf("reshape: cannot infer the -1 in %s: %d does not divide %s", Tuple(shape), dv, size.Render())
+		}
+		return bad()
+	}
+	out := append([]*symbolic.Node(nil), shape...)
+	out[at] = q
+	return out, nil
+}

@@ -14,12 +14,30 @@ import (
 // new contiguous view. Trackers are values; every method returns a new one.
 type Tracker struct{ Views []View }
 
-// FromShape returns the tracker of one contiguous view of shape.
+// FromShape returns the tracker of one contiguous view of shape. A dim that
+// may be negative is a caller's bug, and FromShape panics on it rather than
+// build a tracker no buffer has; NewTracker returns it as an error.
 func FromShape(shape ...*symbolic.Node) Tracker {
-	return Tracker{Views: []View{create(shape, nil, nil, nil)}}
+	st, err := NewTracker(shape...)
+	if err != nil {
+		panic("shape: FromShape: " + err.Error())
+	}
+	return st
 }
 
-// FromInts returns the tracker of one contiguous view of an integer shape.
+// NewTracker returns the tracker of one contiguous view of shape, or an error
+// for a dim that may be negative.
+func NewTracker(shape ...*symbolic.Node) (Tracker, error) {
+	for _, s := range shape {
+		if s.Min() < 0 {
+			return Tracker{}, fmt.Errorf("shapetracker: negative dimension %s in %s", s.Render(), Tuple(shape))
+		}
+	}
+	return Tracker{Views: []View{create(shape, nil, nil, nil)}}, nil
+}
+
+// FromInts returns the tracker of one contiguous view of an integer shape;
+// like FromShape, it panics on a negative dim.
 func FromInts(shape ...int) Tracker { return FromShape(Ints(shape...)...) }
 
 // last returns the last view; the zero Tracker acts as the tracker of the

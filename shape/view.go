@@ -40,7 +40,7 @@ func NewView(shape, strides []*symbolic.Node, offset *symbolic.Node, mask [][2]*
 func checkView(shape, strides []node, mask [][2]node) error {
 	for _, s := range shape {
 		if s.Min() < 0 {
-			return fmt.Errorf("view: negative dimension in shape %s", Tuple(shape))
+			return fmt.Errorf("view: negative dimension %s in %s", s.Render(), Tuple(shape))
 		}
 	}
 	if strides != nil && len(strides) != len(shape) {
