@@ -135,6 +135,11 @@ func len_(it *Interp, c *call) Value {
 	var x Value
 	it.unpack(c, "x", &x)
 	switch s := x.(type) {
+	case *Range:
+		if s.count() > math.MaxInt64 {
+			it.failf(c.pos, "len: range too long: %s has %d values", s.String(), s.count())
+		}
+		return Int(s.Len())
 	case Sequence:
 		return Int(s.Len())
 	case *Dict:

@@ -61,6 +61,19 @@ func (it *Interp) index(pos lang.Pos, x Value, idx []Value) Value {
 		}
 		return NewList(vals)
 	default:
+		if r, ok := x.(*Range); ok {
+			// By the exact count, so that indexing works on a range too
+			// long for Len, as in Python.
+			k, ok := toInt(i)
+			if !ok {
+				it.failf(pos, "range indices must be ints or slices, got %s", i.Type())
+			}
+			v, ok := r.index(k)
+			if !ok {
+				it.failf(pos, "index %s out of range for range of length %d", i.String(), r.count())
+			}
+			return v
+		}
 		return seq.At(it.seqIndex(pos, x, i, seq.Len()))
 	}
 }

@@ -64,7 +64,7 @@ func (it *Interp) truth(pos lang.Pos, v Value) bool {
 	case *Dict:
 		return len(x.keys) > 0
 	case *Range:
-		return x.Len() > 0
+		return x.count() > 0
 	case *TensorValue:
 		return it.tensorTruth(pos, x)
 	}

@@ -1,9 +1,12 @@
 package interp
 
 import (
+	"math"
+	"strconv"
 	"strings"
 
 	"tiny/lang"
+	"tiny/tensor"
 )
 
 // Value is a value of the tiny language. String returns the value as it
@@ -222,25 +225,62 @@ func (r *Range) String() string {
 }
 func (*Range) Type() string { return "range" }
 
-// Len returns the number of values.
+// count returns the number of values, exactly: it fits a uint64 where the
+// int64 arithmetic of stop-start would overflow.
+func (r *Range) count() uint64 {
+	var span, step uint64
+	switch {
+	case r.step > 0 && r.stop > r.start:
+		span, step = uint64(r.stop)-uint64(r.start), uint64(r.step)
+	case r.step < 0 && r.stop < r.start:
+		span, step = uint64(r.start)-uint64(r.stop), -uint64(r.step)
+	default:
+		return 0
+	}
+	n := span / step
+	if span%step != 0 {
+		n++
+	}
+	return n
+}
+
+// Len returns the number of values. It panics with a *tensor.Error, which
+// the interpreter reports at the current position, when the range has more
+// than math.MaxInt values.
 func (r *Range) Len() int {
-	var n int64
-	if r.step > 0 && r.stop > r.start {
-		n = (r.stop - r.start + r.step - 1) / r.step
-	} else if r.step < 0 && r.stop < r.start {
-		n = (r.start - r.stop - r.step - 1) / -r.step
+	n := r.count()
+	if n > math.MaxInt {
+		panic(&tensor.Error{Msg: "range too long: " + r.String() + " has " + strconv.FormatUint(n, 10) + " values"})
 	}
 	return int(n)
 }
 
-// At returns the i-th value.
-func (r *Range) At(i int) Value { return Int(r.start + int64(i)*r.step) }
+// At returns the i-th value. The arithmetic wraps, which gives the right
+// value for every i below count even where i*step alone overflows.
+func (r *Range) At(i int) Value { return Int(int64(uint64(r.start) + uint64(i)*uint64(r.step))) }
+
+// index resolves a Python index (negative counts from the end) against the
+// range's exact count, for ranges too long for Len.
+func (r *Range) index(k int64) (Value, bool) {
+	n := r.count()
+	u := uint64(k)
+	if k < 0 {
+		u = n - uint64(-k)
+		if uint64(-k) > n {
+			return nil, false
+		}
+	}
+	if u >= n {
+		return nil, false
+	}
+	return Int(int64(uint64(r.start) + u*uint64(r.step))), true
+}
 
 // Iterate yields the values.
 func (r *Range) Iterate(yield func(Value) bool) {
-	n := r.Len()
-	for i := 0; i < n; i++ {
-		if !yield(r.At(i)) {
+	n := r.count()
+	for i := uint64(0); i < n; i++ {
+		if !yield(Int(int64(uint64(r.start) + i*uint64(r.step)))) {
 			return
 		}
 	}
