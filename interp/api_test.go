@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"tiny/devices"
 	"tiny/interp"
 	"tiny/lang"
 )
@@ -185,5 +186,22 @@ func TestReentrant(t *testing.T) {
 	want := "r.tiny:1:33: error: unsupported operand types for +: string and int\n    fn f() { s = evalgo(); return s + 1 }\n                                    ^\n  in fn f (r.tiny:2:17)\n  in fn g (r.tiny:3:1)"
 	if got := it.FormatError(err); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestDefaultDevice checks what Options.Device documents: "" runs on
+// devices.Default, not always on CPU.
+func TestDefaultDevice(t *testing.T) {
+	d, _, err := devices.Default(devices.Options{})
+	if err != nil {
+		t.Skip(err)
+	}
+	var out strings.Builder
+	it := newInterp(t, &out)
+	if err := it.Exec(context.Background(), "<stdin>", "print(zeros(1).device)", false); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(out.String()); got != d.Name() {
+		t.Errorf("zero Options run on %s, want devices.Default's %s", got, d.Name())
 	}
 }
