@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -10,8 +11,8 @@ import (
 
 // strFormat implements "...".format(args): {} takes the next argument, {0}
 // argument 0, {name} a keyword argument, and ":spec" Python's basic format
-// spec ([[fill]align][sign][0][width][.precision][type], type one of
-// d f e g s %).
+// spec ([[fill]align][sign][#][0][width][.precision][type], type one of
+// d b o x X f F e E g G % s).
 func strFormat(it *Interp, r Value, c *call) Value {
 	s := string(r.(String))
 	var b strings.Builder
@@ -68,11 +69,16 @@ func strFormat(it *Interp, r Value, c *call) Value {
 	return String(b.String())
 }
 
+// maxPrecision caps a format precision: 1074 digits after the point are
+// the most a float64 ever needs, so more only adds zeros.
+const maxPrecision = 1074
+
 // formatSpec formats v by a Python format spec.
 func (it *Interp) formatSpec(c *call, v Value, spec string) string {
 	if spec == "" {
 		return str(v)
 	}
+	whole := spec
 	fill, align := " ", byte(0)
 	if len(spec) >= 2 && strings.IndexByte("<>^", spec[1]) >= 0 {
 		fill, align, spec = spec[:1], spec[1], spec[2:]
@@ -83,8 +89,13 @@ func (it *Interp) formatSpec(c *call, v Value, spec string) string {
 	if spec != "" && (spec[0] == '+' || spec[0] == ' ' || spec[0] == '-') {
 		flags, spec = spec[:1], spec[1:]
 	}
+	alt := false
+	if spec != "" && spec[0] == '#' {
+		alt, spec = true, spec[1:]
+	}
+	zero := false
 	if spec != "" && spec[0] == '0' {
-		flags, fill, spec = flags+"0", "0", spec[1:]
+		zero, fill, spec = align == 0, "0", spec[1:]
 	}
 	i := 0
 	for i < len(spec) && spec[i] >= '0' && spec[i] <= '9' {
@@ -101,18 +112,51 @@ func (it *Interp) formatSpec(c *call, v Value, spec string) string {
 		for j < len(spec) && spec[j] >= '0' && spec[j] <= '9' {
 			j++
 		}
-		prec, _ = strconv.Atoi(spec[1:j])
+		if j == 1 {
+			it.failf(c.pos, "format: missing precision in spec %q", whole)
+		}
+		var err error
+		prec, err = strconv.Atoi(spec[1:j])
+		if err != nil || prec > maxPrecision {
+			it.failf(c.pos, "format: precision %s too large (at most %d)", spec[1:j], maxPrecision)
+		}
 		spec = spec[j:]
 	}
 	var out string
 	switch typ := spec; typ {
-	case "d":
+	case "d", "b", "o", "x", "X":
 		n, ok := toInt(v)
 		if !ok {
-			it.failf(c.pos, "format: d needs an int, got %s", v.Type())
+			it.failf(c.pos, "format: %s needs an int, got %s", typ, v.Type())
 		}
-		out = fmt.Sprintf("%"+strings.TrimSuffix(flags, "0")+"d", n)
-	case "f", "e", "g", "%", "F", "E":
+		if prec >= 0 {
+			it.failf(c.pos, "format: precision not allowed with %s", typ)
+		}
+		sign, mag := "", uint64(n)
+		if n < 0 {
+			sign, mag = "-", -uint64(n)
+		} else if flags == "+" || flags == " " {
+			sign = flags
+		}
+		base := map[string]int{"d": 10, "b": 2, "o": 8, "x": 16, "X": 16}[typ]
+		digits := strconv.FormatUint(mag, base)
+		prefix := ""
+		if alt && typ != "d" {
+			prefix = "0" + typ
+		}
+		if typ == "X" {
+			digits = strings.ToUpper(digits)
+		}
+		if zero {
+			if k := width - len(sign) - len(prefix) - len(digits); k > 0 {
+				digits = strings.Repeat("0", k) + digits
+			}
+		}
+		out = sign + prefix + digits
+		if align == 0 {
+			align = '>'
+		}
+	case "f", "e", "g", "%", "F", "E", "G":
 		f, ok := toFloat(v)
 		if !ok {
 			it.failf(c.pos, "format: %s needs a number, got %s", typ, v.Type())
@@ -120,11 +164,30 @@ func (it *Interp) formatSpec(c *call, v Value, spec string) string {
 		if prec < 0 {
 			prec = 6
 		}
-		verb := strings.ToLower(typ)
+		verb := typ
 		if typ == "%" {
 			f, verb = f*100, "f"
 		}
-		out = fmt.Sprintf("%"+strings.TrimSuffix(flags, "0")+"."+strconv.Itoa(prec)+verb, f)
+		if verb == "F" {
+			verb = "f"
+		}
+		goFlags := strings.TrimSuffix(flags, "-")
+		if alt {
+			goFlags += "#"
+		}
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			out = map[bool]string{true: "inf", false: "nan"}[math.IsInf(f, 0)]
+			if f < 0 {
+				out = "-" + out
+			} else if goFlags == "+" || goFlags == " " {
+				out = goFlags + out
+			}
+			if strings.ContainsAny(typ, "FEG") {
+				out = strings.ToUpper(out)
+			}
+		} else {
+			out = fmt.Sprintf("%"+goFlags+"."+strconv.Itoa(prec)+verb, f)
+		}
 		if typ == "%" {
 			out += "%"
 		}
@@ -137,7 +200,7 @@ func (it *Interp) formatSpec(c *call, v Value, spec string) string {
 			align = '>'
 		}
 	default:
-		it.failf(c.pos, "format: unknown format spec type %q", typ)
+		it.failf(c.pos, "format: unsupported format spec %q (want [[fill]align][sign][#][0][width][.precision][type], type one of d b o x X f F e E g G %% s)", whole)
 	}
 	return pad(out, fill, align, width)
 }
@@ -186,6 +249,13 @@ func (it *Interp) percentFormat(pos lang.Pos, format string, arg Value) Value {
 		}
 		spec, verb := format[i+1:j], format[j]
 		i = j
+		w, pr, _ := strings.Cut(strings.TrimLeft(spec, "-+ #0"), ".")
+		if n, err := strconv.Atoi(w); w != "" && (err != nil || n > 1e6) {
+			it.failf(pos, "%%: width %s too large", w)
+		}
+		if n, err := strconv.Atoi(pr); pr != "" && (err != nil || n > maxPrecision) {
+			it.failf(pos, "%%: precision %s too large (at most %d)", pr, maxPrecision)
+		}
 		if verb == '%' {
 			b.WriteByte('%')
 			continue
