@@ -24,9 +24,11 @@
 //     output element. Small innermost loops are unrolled (the expand_node
 //     idea: each copy indexes with the axis replaced by a constant), and a
 //     reduce with no output loop is split so that workers share it.
-//  3. emit (lower.go): walk the AST inside the nest. Index and valid
-//     expressions come from each ShapeTracker's IndexExpr and become index
-//     uops; loads with a non-trivial valid are gated. The builder hoists every
+//  3. emit (lower.go): walk the AST inside the nest, each node once per
+//     loop context (the AST is a DAG: x+x repeated 40 times has 40 nodes,
+//     not 2**40). Index and valid expressions come from each ShapeTracker's
+//     IndexExpr and become index uops; loads with a non-trivial valid are
+//     gated, and loads that are never valid are the constant 0. The builder hoists every
 //     value to the outermost loop it depends on and merges duplicates.
 //
 // A worked example: (tensor([1,2,3]) + 2) is the kernel
