@@ -24,6 +24,10 @@ func (it *Interp) indexTensor(pos lang.Pos, v *TensorValue, idx []Value) Value {
 			items[i] = tensor.Slice(it.optIndex(pos, s.lo), it.optIndex(pos, s.hi), step)
 		case *TensorValue:
 			it.failf(pos, "indexing a tensor by a tensor is not supported yet")
+		case Bool:
+			// NumPy reads t[True] as a new axis of length 1 (0 for False),
+			// not as t[1]; rather than silently differ, refuse it.
+			it.failf(pos, "index: bool index not supported (use 1 or 0 for an int, none for a new axis)")
 		default:
 			items[i] = tensor.Int(int(it.indexInt(pos, x)))
 		}
