@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	_ "tiny/devices/clang"
 	_ "tiny/devices/cpu"
 	"tiny/tensor"
 )
