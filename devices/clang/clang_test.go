@@ -109,26 +109,8 @@ func TestPadAndMultiView(t *testing.T) {
 }
 
 func TestReduce(t *testing.T) {
-	for _, sh := range [][]int{{64, 200}, {3, 5}, {40000}, {5, 4, 3}} {
-		full := shape.FromInts(sh...)
-		for axes := 1; axes < 1<<len(sh); axes++ {
-			var ax []int
-			out := append([]int{}, sh...)
-			for a := range sh {
-				if axes&(1<<a) != 0 {
-					ax = append(ax, a)
-					out[a] = 1
-				}
-			}
-			n := 1
-			for _, d := range sh {
-				n *= d
-			}
-			for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMax} {
-				v := kt.Reduce(op, f32, ax, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, full), kt.Load(1, f32, full)))
-				check(t, kt.Kernel(shape.FromInts(out...), kt.Op(codegen.OpAdd, f32, v, kt.Const(1, f32, shape.FromInts(out...))), spec(f32, n)))
-			}
-		}
+	for _, k := range kt.ReduceKernels([]int{64, 200}, []int{3, 5}, []int{40000}, []int{5, 4, 3}) {
+		check(t, k)
 	}
 	a := kt.Must(shape.FromInts(16, 1, 24).ExpandInts([]int{16, 70, 24}))
 	b := kt.Must(kt.Must(shape.FromInts(24, 70).Permute([]int{1, 0})).ReshapeInts([]int{1, 70, 24}))

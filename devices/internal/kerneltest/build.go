@@ -47,3 +47,34 @@ func Must(st shape.Tracker, err error) shape.Tracker {
 	}
 	return st
 }
+
+// ReduceKernels returns, for each shape and each non-empty subset of its
+// axes, the float32 kernels 1 + sum(x*x) and 1 + max(x*x) over those axes:
+// every reduce layout a device must handle (inner, outer, several, all).
+func ReduceKernels(shapes ...[]int) []*codegen.Kernel {
+	f32 := codegen.Float32
+	var ks []*codegen.Kernel
+	for _, sh := range shapes {
+		full := shape.FromInts(sh...)
+		n := 1
+		for _, d := range sh {
+			n *= d
+		}
+		for axes := 1; axes < 1<<len(sh); axes++ {
+			var ax []int
+			out := append([]int{}, sh...)
+			for a := range sh {
+				if axes&(1<<a) != 0 {
+					ax = append(ax, a)
+					out[a] = 1
+				}
+			}
+			for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMax} {
+				v := Reduce(op, f32, ax, Op(codegen.OpMul, f32, Load(1, f32, full), Load(1, f32, full)))
+				one := Const(1, f32, shape.FromInts(out...))
+				ks = append(ks, Kernel(shape.FromInts(out...), Op(codegen.OpAdd, f32, v, one), codegen.BufSpec{DType: f32, Size: n}))
+			}
+		}
+	}
+	return ks
+}
