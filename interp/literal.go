@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"slices"
 	"tiny/lang"
 	"tiny/tensor"
 )
@@ -41,7 +42,7 @@ func (it *Interp) bracketData(x *lang.ListLit, env *scope) (*tdata, []Value) {
 			subs[i], elems = it.bracketData(l, env)
 			if subs[i] == nil {
 				vals[i] = NewList(elems)
-			} else if subs[0] != nil && sameInts(subs[i].shape, subs[0].shape) {
+			} else if subs[0] != nil && slices.Equal(subs[i].shape, subs[0].shape) {
 				nested++
 			}
 			continue
@@ -105,16 +106,4 @@ func (it *Interp) tensorFromData(pos lang.Pos, d *tdata) *TensorValue {
 		}
 	})
 	return &TensorValue{t}
-}
-
-func sameInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
