@@ -1,0 +1,184 @@
+package codegen
+
+import "strings"
+
+// This file holds the C prelude RenderC writes before a kernel: includes,
+// vector types and the float16, exp2, log2 and sin helpers.
+
+// cPrelude returns the includes and the helper functions the kernel uses.
+func cPrelude(used map[string]bool) string {
+	var b strings.Builder
+	b.WriteString("#include <stdint.h>\n#include <math.h>\n")
+	if used["half"] {
+		b.WriteString(cHalf)
+	}
+	if used["vec"] {
+		b.WriteString("typedef float tiny_f32x16 __attribute__((vector_size(64)));\n")
+		b.WriteString("typedef float tiny_f32x16u __attribute__((vector_size(64), aligned(4)));\n")
+	}
+	if used["stream"] {
+		b.WriteString(cStream)
+	}
+	if used["tr16"] {
+		b.WriteString(cTranspose)
+	}
+	if used["exp2"] {
+		b.WriteString(cExp2)
+	}
+	if used["log2"] {
+		b.WriteString(cLog2)
+	}
+	if used["sin"] {
+		b.WriteString(cSin)
+	}
+	return b.String()
+}
+
+// The float32 helpers are branch-free so that the compiler vectorizes the
+// loops calling them; each is accurate to about 2 ulp over the whole range.
+const (
+	cHalf = `#ifdef __FLT16_MAX__
+static inline float tiny_h2f(uint16_t h) { _Float16 f; __builtin_memcpy(&f, &h, 2); return (float)f; }
+static inline uint16_t tiny_f2h(float x) { _Float16 f = (_Float16)x; uint16_t h; __builtin_memcpy(&h, &f, 2); return h; }
+#else
+static inline float tiny_h2f(uint16_t h) {
+  uint32_t s = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 0x1f, m = h & 0x3ff, b;
+  float f;
+  if (e == 0x1f) b = s | 0x7f800000u | m << 13;
+  else if (e) b = s | (e + 112) << 23 | m << 13;
+  else { f = (float)m * 0x1p-24f; return s ? -f : f; }
+  __builtin_memcpy(&f, &b, 4);
+  return f;
+}
+static inline uint16_t tiny_f2h(float x) {
+  uint32_t b; __builtin_memcpy(&b, &x, 4);
+  uint16_t s = (b >> 16) & 0x8000;
+  int32_t e = (int32_t)((b >> 23) & 0xff) - 127 + 15;
+  uint32_t m = b & 0x7fffff;
+  if (((b >> 23) & 0xff) == 0xff) return s | (m ? 0x7e00 : 0x7c00);
+  if (e >= 0x1f) return s | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return s;
+    uint32_t mm = m | 0x800000, sh = 14 - e, h = mm >> sh, rem = mm & ((1u << sh) - 1), hf = 1u << (sh - 1);
+    if (rem > hf || (rem == hf && (h & 1))) h++;
+    return s | h;
+  }
+  uint32_t h = (uint32_t)e << 10 | m >> 13, rem = m & 0x1fff;
+  if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) h++;
+  return s | h;
+}
+#endif
+`
+	// tiny_stream copies n floats to dst with non-temporal stores where the
+	// compiler has them for AVX-512; tiny_sfence orders them before return.
+	cStream = `#if defined(__AVX512F__) && defined(__GNUC__) && !defined(__clang__)
+typedef float tiny_v16sf __attribute__((vector_size(64)));
+typedef float tiny_v16sfu __attribute__((vector_size(64), aligned(4)));
+static inline void tiny_stream(float* restrict dst, const float* restrict src, long n) {
+  long i = 0;
+  for (; i < n && ((uintptr_t)(dst + i) & 63); i++) dst[i] = src[i];
+  for (; i + 16 <= n; i += 16) __builtin_ia32_movntps512(dst + i, *(const tiny_v16sfu*)(src + i));
+  for (; i < n; i++) dst[i] = src[i];
+}
+static inline void tiny_sfence(void) { __builtin_ia32_sfence(); }
+#else
+static inline void tiny_stream(float* restrict dst, const float* restrict src, long n) {
+  for (long i = 0; i < n; i++) dst[i] = src[i];
+}
+static inline void tiny_sfence(void) {}
+#endif
+`
+	// tiny_tr16 stores the transpose of the 16x16 block at src (rows ss
+	// apart) at dst (rows ds apart), in registers: four rounds of two-input
+	// shuffles, each swapping the off-diagonal halves of ever smaller blocks.
+	cTranspose = `typedef int tiny_i32x16 __attribute__((vector_size(64)));
+#if defined(__GNUC__) && !defined(__clang__)
+#define TINY_STAGE(s, lo, hi) \
+  _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++) if (!(i & s)) { \
+    tiny_f32x16 a = v[i], b = v[i + s]; v[i] = __builtin_shuffle(a, b, lo); v[i + s] = __builtin_shuffle(a, b, hi); }
+static inline void tiny_tr16(float* restrict dst, long ds, const float* restrict src, long ss) {
+  tiny_f32x16 v[16];
+  _Pragma("GCC unroll 16") for (int r = 0; r < 16; r++) v[r] = *(const tiny_f32x16u*)&src[r * ss];
+  TINY_STAGE(8, ((tiny_i32x16){0,1,2,3,4,5,6,7,16,17,18,19,20,21,22,23}), ((tiny_i32x16){8,9,10,11,12,13,14,15,24,25,26,27,28,29,30,31}))
+  TINY_STAGE(4, ((tiny_i32x16){0,1,2,3,16,17,18,19,8,9,10,11,24,25,26,27}), ((tiny_i32x16){4,5,6,7,20,21,22,23,12,13,14,15,28,29,30,31}))
+  TINY_STAGE(2, ((tiny_i32x16){0,1,16,17,4,5,20,21,8,9,24,25,12,13,28,29}), ((tiny_i32x16){2,3,18,19,6,7,22,23,10,11,26,27,14,15,30,31}))
+  TINY_STAGE(1, ((tiny_i32x16){0,16,2,18,4,20,6,22,8,24,10,26,12,28,14,30}), ((tiny_i32x16){1,17,3,19,5,21,7,23,9,25,11,27,13,29,15,31}))
+  _Pragma("GCC unroll 16") for (int q = 0; q < 16; q++) *(tiny_f32x16u*)&dst[q * ds] = v[q];
+}
+#else
+static inline void tiny_tr16(float* restrict dst, long ds, const float* restrict src, long ss) {
+  for (int q = 0; q < 16; q++) for (int r = 0; r < 16; r++) dst[q * ds + r] = src[r * ss + q];
+}
+#endif
+`
+	// exp2: x = n + f with |f| <= 1/2; 2**f by its Taylor series to f**7
+	// (error below 1e-8); 2**n applied in two halves so that results in the
+	// subnormal range are rounded once and large n overflows to inf.
+	cExp2 = `static inline float tiny_exp2f(float x) {
+  float xc = x < -160.0f ? -160.0f : x > 160.0f ? 160.0f : x;
+  float n = __builtin_rintf(xc), f = xc - n;
+  float p = 1.0f + f*(0.693147180559945309f + f*(0.240226506959100712f + f*(0.0555041086648215800f +
+    f*(0.00961812910762847716f + f*(0.00133335581464284434f + f*(0.000154035303933816099f + f*1.52527338040598403e-05f))))));
+  int32_t ni = (int32_t)n, n1 = ni >> 1, n2 = ni - n1;
+  uint32_t b1 = (uint32_t)(n1 + 127) << 23, b2 = (uint32_t)(n2 + 127) << 23;
+  float s1, s2;
+  __builtin_memcpy(&s1, &b1, 4);
+  __builtin_memcpy(&s2, &b2, 4);
+  return p * s1 * s2;
+}
+`
+	// log2: x = 2**k * m with m in [sqrt(1/2), sqrt(2)); with s = (m-1)/(m+1),
+	// log2(m) = 2/ln2 * atanh(s), whose odd series to s**9 errs below 1e-8.
+	// The series runs in double so that the result is rounded once.
+	cLog2 = `static inline float tiny_log2f(float x) {
+  int sub = x < 0x1p-126f;
+  float xs = sub ? x * 0x1p23f : x;
+  uint32_t b;
+  __builtin_memcpy(&b, &xs, 4);
+  uint32_t ix = b - 0x3f3504f3u;
+  int32_t k = (int32_t)ix >> 23;
+  ix = (ix & 0x7fffffu) + 0x3f3504f3u;
+  float m;
+  __builtin_memcpy(&m, &ix, 4);
+  double t = (double)m - 1.0, s = t / (2.0 + t), s2 = s * s;
+  double r = s * (2.8853900817779268 + s2*(2.8853900817779268/3 + s2*(2.8853900817779268/5 +
+    s2*(2.8853900817779268/7 + s2*(2.8853900817779268/9)))));
+  float res = (float)((double)(k - (sub ? 23 : 0)) + r);
+  res = x == 0.0f ? -__builtin_inff() : res;
+  res = x < 0.0f ? __builtin_nanf("") : res;
+  res = x == __builtin_inff() ? x : res;
+  return x != x ? x : res;
+}
+`
+	// sin: q = round(x * 2/pi) and r = x - q*pi/2 with pi/2 in three parts
+	// (the first product exact through fma), then the Taylor series of sin or
+	// cos to degree 9 or 10 by quadrant. The reduction in float holds to
+	// |x| <= 2**10 (tiny_sin_mid flags larger arguments), in double to
+	// |x| < 2**50 (tiny_sin_big); tiny_sinf calls libm beyond.
+	cSin = `static inline float tiny_sin_poly(float x, float r, int64_t qi) {
+  float r2 = r * r;
+  float s = r + r*r2*(-1.0f/6 + r2*(1.0f/120 + r2*(-1.0f/5040 + r2*(1.0f/362880))));
+  float c = 1.0f + r2*(-0.5f + r2*(1.0f/24 + r2*(-1.0f/720 + r2*(1.0f/40320 + r2*(-1.0f/3628800)))));
+  float v = (qi & 1) ? c : s;
+  v = (qi & 2) ? -v : v;
+  return __builtin_fabsf(x) < 0x1p-12f ? x : v;
+}
+static inline float tiny_sinf_small(float x) {
+  float q = __builtin_rintf(x * 0x1.45f306p-1f);
+  float r = __builtin_fmaf(-q, 0x1.921fb6p+0f, x);
+  r = __builtin_fmaf(-q, -0x1.777a5cp-25f, r);
+  r = __builtin_fmaf(-q, -0x1.ee59dap-50f, r);
+  return tiny_sin_poly(x, r, (int64_t)(int32_t)q);
+}
+static inline float tiny_sinf_fast(float x) {
+  double xd = x, q = __builtin_rint(xd * 0x1.45f306dc9c883p-1);
+  double rd = __builtin_fma(-q, 0x1.921fb54442d18p+0, xd);
+  rd = __builtin_fma(-q, 0x1.1a62633145c07p-54, rd);
+  rd = __builtin_fma(-q, -0x1.f1976b7ed8fbcp-110, rd);
+  return tiny_sin_poly(x, (float)rd, (int64_t)q);
+}
+static inline int tiny_sin_mid(float x) { float a = __builtin_fabsf(x); return (a > 0x1p10f) & (a < __builtin_inff()); }
+static inline int tiny_sin_big(float x) { float a = __builtin_fabsf(x); return (a > 0x1p50f) & (a < __builtin_inff()); }
+static inline float tiny_sinf(float x) { return tiny_sin_big(x) ? (float)sin((double)x) : tiny_sinf_fast(x); }
+`
+)
