@@ -229,12 +229,7 @@ func unaryFloat[T float](op codegen.Op) func(d, a []T) {
 	var f func(float64) float64
 	switch op {
 	case codegen.OpNeg:
-		return func(d, a []T) {
-			a = a[:len(d)]
-			for i := range d {
-				d[i] = -a[i]
-			}
-		}
+		return negLoop[T]
 	case codegen.OpRecip:
 		return func(d, a []T) {
 			a = a[:len(d)]
@@ -272,16 +267,19 @@ func unaryFloat[T float](op codegen.Op) func(d, a []T) {
 	}
 }
 
+// negLoop negates a run; floats and ints share it.
+func negLoop[T num](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		d[i] = -a[i]
+	}
+}
+
 // unaryInt returns the loop of an integer or bool unary op.
 func unaryInt[T integer](op codegen.Op) func(d, a []T) {
 	switch op {
 	case codegen.OpNeg:
-		return func(d, a []T) {
-			a = a[:len(d)]
-			for i := range d {
-				d[i] = -a[i]
-			}
-		}
+		return negLoop[T]
 	case codegen.OpNot:
 		return func(d, a []T) {
 			a = a[:len(d)]
