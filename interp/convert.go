@@ -100,19 +100,11 @@ func (it *Interp) tensorFromGo(td TensorData) (Value, error) {
 		case []float64:
 			t = e.FromFloats(d, shapeOr(td.Shape, len(d)), tensor.Float64)
 		case []int32:
-			n := make([]int64, len(d))
-			for i, x := range d {
-				n[i] = int64(x)
-			}
-			t = e.FromInts(n, shapeOr(td.Shape, len(d)), tensor.Int32)
+			t = e.FromInts(widen(d), shapeOr(td.Shape, len(d)), tensor.Int32)
 		case []int64:
 			t = e.FromInts(d, shapeOr(td.Shape, len(d)), tensor.Int64)
 		case []int:
-			n := make([]int64, len(d))
-			for i, x := range d {
-				n[i] = int64(x)
-			}
-			t = e.FromInts(n, shapeOr(td.Shape, len(d)), tensor.Int32)
+			t = e.FromInts(widen(d), shapeOr(td.Shape, len(d)), tensor.Int32)
 		case []bool:
 			t = e.FromBools(d, shapeOr(td.Shape, len(d)), tensor.Bool)
 		default:
@@ -230,4 +222,13 @@ func fromLeaf(x any, d tensor.DType) Value {
 		return NewList(out)
 	}
 	return None
+}
+
+// widen copies Go ints of any width into the int64s the tensor package takes.
+func widen[T ~int | ~int32](d []T) []int64 {
+	n := make([]int64, len(d))
+	for i, x := range d {
+		n[i] = int64(x)
+	}
+	return n
 }
