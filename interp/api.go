@@ -94,11 +94,26 @@ func (it *Interp) ExecFile(ctx context.Context, filename string, src []byte) err
 
 // Exec runs statements. With echo, the value of each top-level expression
 // statement that is not none is printed to Stdout, as a REPL does.
-func (it *Interp) Exec(ctx context.Context, filename, src string, echo bool) (err error) {
+func (it *Interp) Exec(ctx context.Context, filename, src string, echo bool) error {
+	_, err := it.run(ctx, filename, src, echo, false)
+	return err
+}
+
+// ExecCell runs statements as Exec with echo does, except for a last
+// statement that is an expression: its value is not printed but returned
+// as the text echo would print (without the newline), the way a notebook
+// shows a cell's result. The text is "" when the last statement is not an
+// expression, its value is none, or the cell fails.
+func (it *Interp) ExecCell(ctx context.Context, filename, src string) (result string, err error) {
+	return it.run(ctx, filename, src, true, true)
+}
+
+// run is Exec and, with last, ExecCell.
+func (it *Interp) run(ctx context.Context, filename, src string, echo, last bool) (result string, err error) {
 	it.sources[filename] = src
 	f, err := lang.Parse(filename, src)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer it.enter(ctx)()
 	defer it.recoverTo(&err)
@@ -106,8 +121,21 @@ func (it *Interp) Exec(ctx context.Context, filename, src string, echo bool) (er
 	oldEcho := it.echo
 	it.echo = echo
 	defer func() { it.echo = oldEcho }()
-	it.execStmts(f.Stmts, it.globals)
-	return nil
+	stmts := f.Stmts
+	var tail *lang.ExprStmt
+	if n := len(stmts); last && n > 0 {
+		if x, ok := stmts[n-1].(*lang.ExprStmt); ok {
+			tail, stmts = x, stmts[:n-1]
+		}
+	}
+	if it.execStmts(stmts, it.globals) != ctrlNone || tail == nil {
+		return "", nil
+	}
+	it.pos = tail.Pos()
+	if v := it.eval(tail.X, it.globals); v != None {
+		it.guard(tail.Pos(), func() { result = v.String() })
+	}
+	return result, nil
 }
 
 // Eval evaluates one expression and returns its value.

@@ -205,3 +205,39 @@ func TestDefaultDevice(t *testing.T) {
 		t.Errorf("zero Options run on %s, want devices.Default's %s", got, d.Name())
 	}
 }
+
+func TestExecCell(t *testing.T) {
+	tests := []struct {
+		src, out, result, err string
+	}{
+		{src: "1 + 1", result: "2"},
+		{src: `"s"`, result: `"s"`},
+		{src: "none", result: ""},
+		{src: "a = 1", result: ""},
+		{src: "a = 2\na\na * 3", out: "2\n", result: "6"},
+		{src: "print(1)", out: "1\n", result: ""},
+		{src: "fn f() { print(7)\nreturn 8 }\nf()", out: "7\n", result: "8"},
+		{src: "b = 1\nb.nope", result: "", err: "<cell>:2:3: error: int has no attribute nope"},
+		{src: "zeros(2) + zeros(3)", result: "", err: "<cell>:1:10: error: "},
+		{src: "(", err: "<cell>:1:1: error: "},
+		{src: "", result: ""},
+	}
+	for _, tc := range tests {
+		var out strings.Builder
+		it := newInterp(t, &out)
+		res, err := it.ExecCell(context.Background(), "<cell>", tc.src)
+		if res != tc.result || out.String() != tc.out {
+			t.Errorf("ExecCell(%q) = %q, printed %q; want %q, %q", tc.src, res, out.String(), tc.result, tc.out)
+		}
+		if got := errString(err); tc.err == "" && err != nil || !strings.HasPrefix(got, tc.err) {
+			t.Errorf("ExecCell(%q) error %q, want prefix %q", tc.src, got, tc.err)
+		}
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

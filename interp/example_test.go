@@ -94,6 +94,21 @@ func ExampleInterp_Exec() {
 	// a
 }
 
+// ExampleInterp_ExecCell shows the notebook mode: earlier expressions are
+// echoed, and the last one's value is returned rather than printed.
+func ExampleInterp_ExecCell() {
+	it, _ := interp.New(interp.Options{Stdout: os.Stdout})
+	res, err := it.ExecCell(context.Background(), "<cell 1>", "x = (1, 2)\nx\nprint(\"sum\")\nx[0] + x[1]")
+	fmt.Printf("%q %v\n", res, err)
+	res, err = it.ExecCell(context.Background(), "<cell 2>", "y = x")
+	fmt.Printf("%q %v\n", res, err)
+	// Output:
+	// (1, 2)
+	// sum
+	// "3" <nil>
+	// "" <nil>
+}
+
 // ExampleInterp_Completions completes names, keywords and, after a dot,
 // the methods and attributes of a value.
 func ExampleInterp_Completions() {
