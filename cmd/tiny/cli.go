@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -34,6 +35,8 @@ func Main(args []string, cfg config, stdin io.Reader, stdout, stderr io.Writer) 
 			return 2
 		}
 		return runCode(cfg, "<string>", []byte(rest[0]), rest[1:], ".", stdout, stderr)
+	case "kernel":
+		return kernelCmd(cfg, rest, os.Getenv, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		return help(rest, stdout, stderr)
 	case "version", "-version", "--version":

@@ -8,8 +8,8 @@ import (
 
 // layers gives, for each package of the module, the packages of the module
 // it may depend on (directly or not), after STYLE.md 8.1: symbolic <- shape
-// <- codegen <- devices <- tensor <- interp <- cmd/tiny, with lang and
-// stdlib beside the engine. A subpackage of a listed package (devices/cpu)
+// <- codegen <- devices <- tensor <- interp <- jupyter <- cmd/tiny, with
+// lang and stdlib beside the engine. A subpackage of a listed package (devices/cpu)
 // follows the rule of the nearest listed entry unless it has its own.
 var layers = map[string][]string{
 	"symbolic":      {},
@@ -22,13 +22,15 @@ var layers = map[string][]string{
 	"lang":          {},
 	"stdlib":        {},
 	"interp":        {"lang", "stdlib", "tensor", "devices", "codegen", "shape", "symbolic"},
+	"jupyter":       {"interp", "lang", "stdlib", "tensor", "devices", "codegen", "shape", "symbolic"},
 }
 
 // externals lists the only packages outside the standard library that a
 // package may import directly; packages not listed may import any.
 var externals = map[string][]string{
-	"lang":   {"github.com/alecthomas/participle/v2"},
-	"stdlib": {},
+	"lang":    {"github.com/alecthomas/participle/v2"},
+	"stdlib":  {},
+	"jupyter": {"github.com/go-zeromq/zmq4"},
 }
 
 // TestDependencyDirection fails when a package of the module imports one
@@ -125,6 +127,9 @@ func TestDependencyRules(t *testing.T) {
 		{"interp", "devices/cpu", false},
 		{"lang", "symbolic", false},
 		{"stdlib", "lang", false},
+		{"jupyter", "interp", true},
+		{"interp", "jupyter", false},
+		{"jupyter", "devices/cpu", false},
 	}
 	for _, tc := range tests {
 		rule, ok := ruleFor(tc.pkg)

@@ -16,6 +16,13 @@ Usage:
 	tiny run FILE.tiny [ARGS]   run a script; args() returns ARGS as strings
 	tiny run - [ARGS]           run a script read from stdin
 	tiny -c 'CODE' [ARGS]       run CODE
+	tiny kernel FILE            the Jupyter kernel on connection file FILE
+	                            (Jupyter starts it; see docs/jupyter.md)
+	tiny kernel install [--user|--prefix DIR]
+	                            let Jupyter start this binary as kernel
+	                            "tiny": writes kernels/tiny/kernel.json in
+	                            the user's Jupyter data dir ($JUPYTER_DATA_DIR,
+	                            else ~/.local/share/jupyter) or DIR/share/jupyter
 	tiny help [MODULE]          this text, or the docs of a library module
 	tiny version                print the version
 

@@ -3,6 +3,8 @@
 //	tiny                      the REPL (reads a script from stdin when it is not a terminal)
 //	tiny run FILE.tiny [args] run a script; args() returns args
 //	tiny -c 'CODE' [args]     run code from the command line
+//	tiny kernel CONN_FILE     the Jupyter kernel (package jupyter)
+//	tiny kernel install       write its kernelspec for Jupyter
 //	tiny help [nn]            usage, or the docs of a stdlib module
 //	tiny version              the version
 //

@@ -24,14 +24,19 @@ import (
 // import files under dir (and the standard library), and returns args
 // from args().
 func newInterp(cfg config, dir string, args []string, stdout, stderr io.Writer) (*interp.Interp, error) {
-	return interp.New(interp.Options{
+	return interp.New(interpOptions(cfg, dir, args, stdout, stderr))
+}
+
+// interpOptions are the options of newInterp.
+func interpOptions(cfg config, dir string, args []string, stdout, stderr io.Writer) interp.Options {
+	return interp.Options{
 		Stdout:  stdout,
 		Stderr:  stderr,
 		Device:  cfg.device,
 		Debug:   cfg.debug,
 		Imports: os.DirFS(dir),
 		Args:    args,
-	})
+	}
 }
 
 // runFile runs the script at path ("-" for stdin) and returns the exit status.

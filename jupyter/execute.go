@@ -1,0 +1,184 @@
+package jupyter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"tiny/interp"
+	"tiny/lang"
+)
+
+// executeRequest is the content of an execute_request.
+type executeRequest struct {
+	Code            string            `json:"code"`
+	Silent          bool              `json:"silent"`
+	StoreHistory    *bool             `json:"store_history"` // default true
+	UserExpressions map[string]string `json:"user_expressions"`
+	StopOnError     *bool             `json:"stop_on_error"` // default true
+}
+
+// execute runs a cell and returns the content of its reply, publishing the
+// code, its output and its result or error on iopub as IPython does. It
+// reports whether the cell failed and later queued cells should be aborted.
+func (k *Kernel) execute(ctx context.Context, req *Message) (content any, abort bool) {
+	var c executeRequest
+	if err := req.Unmarshal(&c); err != nil {
+		return errorContent("BadRequest", "execute_request: "+err.Error(), nil), false
+	}
+	store := !c.Silent && (c.StoreHistory == nil || *c.StoreHistory)
+	stopOnError := c.StopOnError == nil || *c.StopOnError
+	if strings.TrimSpace(c.Code) == "" {
+		store = false // IPython gives an empty cell no number
+	}
+	count := k.count
+	name := fmt.Sprintf("<cell %d>", count)
+	if !store {
+		name = "<cell>"
+	}
+	if !c.Silent {
+		k.pub(req, "execute_input", map[string]any{"code": c.Code, "execution_count": count})
+	}
+	if store {
+		k.count++
+	} else {
+		count = k.count - 1
+	}
+
+	result, err := k.run(ctx, req, name, c.Code)
+	if err != nil {
+		ename, evalue, tb := k.describe(err)
+		k.pub(req, "error", map[string]any{"ename": ename, "evalue": evalue, "traceback": tb})
+		reply := errorContent(ename, evalue, tb)
+		reply["execution_count"] = count
+		return reply, stopOnError
+	}
+	if result != "" && !c.Silent {
+		k.pub(req, "execute_result", map[string]any{
+			"execution_count": count,
+			"data":            map[string]any{"text/plain": result},
+			"metadata":        map[string]any{},
+		})
+	}
+	return map[string]any{
+		"status":           "ok",
+		"execution_count":  count,
+		"user_expressions": k.userExpressions(ctx, c.UserExpressions),
+		"payload":          []any{},
+	}, false
+}
+
+// run runs code as the cell name, its output going to req's streams, and
+// cancellable by Interrupt.
+func (k *Kernel) run(ctx context.Context, req *Message, name, code string) (result string, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	k.mu.Lock()
+	k.cancel = cancel
+	k.mu.Unlock()
+	k.itMu.Lock()
+	k.stdout.setParent(req)
+	k.stderr.setParent(req)
+	defer func() {
+		k.stdout.setParent(nil)
+		k.stderr.setParent(nil)
+		k.itMu.Unlock()
+		k.mu.Lock()
+		k.cancel = nil
+		k.mu.Unlock()
+		if r := recover(); r != nil { // the interpreter recovers its own; this is a last guard
+			err = fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	return k.it.ExecCell(ctx, name, code)
+}
+
+// describe returns an error's name, its message and its traceback: the
+// lines of the error as the contract formats it, with the source line, a
+// caret and the call frames.
+func (k *Kernel) describe(err error) (ename, evalue string, traceback []string) {
+	ename, evalue = "Error", err.Error()
+	var ee *interp.EvalError
+	var pe *lang.Error
+	if errors.As(err, &pe) {
+		ename, evalue = "SyntaxError", pe.Msg
+	} else if errors.As(err, &ee) {
+		ename, evalue = "EvalError", ee.Msg
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		ename = "Interrupted"
+	case strings.HasPrefix(evalue, "internal error"):
+		ename = "InternalError"
+	}
+	text := k.format(err)
+	if header, _, _ := strings.Cut(text, "\n"); !strings.Contains(header, "error:") {
+		text = "error: " + text // an error without a position
+	}
+	return ename, evalue, strings.Split(text, "\n")
+}
+
+// format is FormatError, falling back to the error's text if formatting
+// panics.
+func (k *Kernel) format(err error) (text string) {
+	defer func() {
+		if recover() != nil {
+			text = err.Error()
+		}
+	}()
+	return k.it.FormatError(err)
+}
+
+// userExpressions evaluates the expressions of an execute_request after
+// its cell ran, each to a display or an error.
+func (k *Kernel) userExpressions(ctx context.Context, exprs map[string]string) map[string]any {
+	out := map[string]any{}
+	for name, expr := range exprs {
+		v, err := k.eval(ctx, expr)
+		if err != nil {
+			ename, evalue, tb := k.describe(err)
+			out[name] = errorContent(ename, evalue, tb)
+			continue
+		}
+		out[name] = map[string]any{"status": "ok", "data": map[string]any{"text/plain": v}, "metadata": map[string]any{}}
+	}
+	return out
+}
+
+// eval evaluates one expression to its text, as the interpreter prints a
+// value inside a container.
+func (k *Kernel) eval(ctx context.Context, expr string) (text string, err error) {
+	k.itMu.Lock()
+	defer k.itMu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	v, err := k.it.Eval(ctx, expr)
+	if err != nil {
+		return "", err
+	}
+	return v.String(), nil
+}
+
+// abortQueued answers the execute requests already waiting in queue with
+// status "aborted", as IPython does after a failed cell with stop_on_error,
+// so that "run all" stops at the first error. Other requests are served.
+func (k *Kernel) abortQueued(ctx context.Context, queue <-chan *Message, reply func(*Message)) {
+	for {
+		select {
+		case req := <-queue:
+			if req.Header.MsgType != "execute_request" {
+				k.Handle(ctx, req, reply)
+				continue
+			}
+			k.publishStatus(req, "busy")
+			k.reply(req, reply, map[string]any{"status": "aborted", "execution_count": k.count - 1})
+			k.publishStatus(req, "idle")
+		default:
+			return
+		}
+	}
+}

@@ -1,0 +1,225 @@
+package jupyter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"sync"
+
+	"github.com/go-zeromq/zmq4"
+
+	"tiny/interp"
+)
+
+// Options configure a kernel.
+type Options struct {
+	// Interp configures the session's interpreter; its Stdout and Stderr
+	// are replaced by the cells' stream output.
+	Interp interp.Options
+	// Version is the implementation version kernel_info reports.
+	Version string
+	// Log receives the kernel's own diagnostics (bad messages, socket
+	// errors); nil discards them.
+	Log io.Writer
+}
+
+// Kernel is one kernel process's state: one interpreter session, the
+// execution count, and the sockets once Run has bound them.
+type Kernel struct {
+	conn    Connection
+	key     []byte
+	session string
+	version string
+	log     *log.Logger
+
+	itMu   sync.Mutex // held while the interpreter runs, as it is not safe for concurrent use
+	it     *interp.Interp
+	count  int // the execution count of the next stored cell, from 1
+	stdout *stream
+	stderr *stream
+
+	pubMu   sync.Mutex
+	publish func(*Message) // sends on iopub; set by Run, or by tests
+
+	mu     sync.Mutex
+	cancel context.CancelFunc // cancels the running cell, if any
+	stop   context.CancelFunc // ends Run, after a shutdown request
+}
+
+// New returns a kernel for the connection conn, with a fresh interpreter.
+func New(conn Connection, opts Options) (*Kernel, error) {
+	out := opts.Log
+	if out == nil {
+		out = io.Discard
+	}
+	k := &Kernel{
+		conn:    conn,
+		key:     []byte(conn.Key),
+		session: newID(),
+		version: opts.Version,
+		log:     log.New(out, "tiny kernel: ", log.LstdFlags),
+		count:   1,
+		publish: func(*Message) {},
+	}
+	k.stdout = &stream{name: "stdout", send: k.sendStream}
+	k.stderr = &stream{name: "stderr", send: k.sendStream}
+	iopts := opts.Interp
+	iopts.Stdout, iopts.Stderr = k.stdout, k.stderr
+	it, err := interp.New(iopts)
+	if err != nil {
+		return nil, err
+	}
+	k.it = it
+	return k, nil
+}
+
+// sockets are the kernel's bound ZeroMQ sockets.
+type sockets struct {
+	shell, control, stdin, iopub, hb zmq4.Socket
+}
+
+// listen binds the five sockets of the connection.
+func (k *Kernel) listen(ctx context.Context) (*sockets, error) {
+	s := &sockets{
+		shell:   zmq4.NewRouter(ctx),
+		control: zmq4.NewRouter(ctx),
+		stdin:   zmq4.NewRouter(ctx),
+		iopub:   zmq4.NewPub(ctx),
+		hb:      zmq4.NewRep(ctx),
+	}
+	binds := []struct {
+		sock zmq4.Socket
+		port int
+		name string
+	}{
+		{s.shell, k.conn.ShellPort, "shell"}, {s.control, k.conn.ControlPort, "control"},
+		{s.stdin, k.conn.StdinPort, "stdin"}, {s.iopub, k.conn.IOPubPort, "iopub"},
+		{s.hb, k.conn.HBPort, "hb"},
+	}
+	for _, b := range binds {
+		if err := b.sock.Listen(k.conn.Addr(b.port)); err != nil {
+			s.close()
+			return nil, fmt.Errorf("%s socket on %s: %w", b.name, k.conn.Addr(b.port), err)
+		}
+	}
+	return s, nil
+}
+
+func (s *sockets) close() {
+	for _, sock := range []zmq4.Socket{s.shell, s.control, s.stdin, s.iopub, s.hb} {
+		_ = sock.Close()
+	}
+}
+
+// Run binds the sockets and serves requests until a shutdown request
+// arrives or ctx is done. Shell requests run one at a time, in order;
+// control requests are served meanwhile, so that an interrupt reaches a
+// running cell.
+func (k *Kernel) Run(ctx context.Context) error {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	k.mu.Lock()
+	k.stop = stop
+	k.mu.Unlock()
+	s, err := k.listen(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	k.pubMu.Lock()
+	k.publish = func(m *Message) { k.send(s.iopub, "iopub", m) }
+	k.pubMu.Unlock()
+
+	go k.heartbeat(ctx, s.hb)
+	go k.serve(ctx, s.control, "control", nil)
+	shell := make(chan *Message, 1024)
+	go k.serve(ctx, s.shell, "shell", shell)
+	for {
+		select {
+		case <-ctx.Done():
+			k.Interrupt()
+			return nil
+		case req := <-shell:
+			reply := func(m *Message) { k.send(s.shell, "shell", m) }
+			if failed := k.Handle(ctx, req, reply); failed {
+				k.abortQueued(ctx, shell, reply)
+			}
+		}
+	}
+}
+
+// heartbeat echoes every message on hb until ctx is done.
+func (k *Kernel) heartbeat(ctx context.Context, hb zmq4.Socket) {
+	for ctx.Err() == nil {
+		msg, err := hb.Recv()
+		if err != nil {
+			if ctx.Err() == nil {
+				k.log.Printf("heartbeat: %v", err)
+			}
+			continue
+		}
+		if err := hb.Send(msg); err != nil && ctx.Err() == nil {
+			k.log.Printf("heartbeat: %v", err)
+		}
+	}
+}
+
+// serve reads requests from sock until ctx is done. With queue, it hands
+// them on (the shell); without, it handles each at once (the control).
+func (k *Kernel) serve(ctx context.Context, sock zmq4.Socket, name string, queue chan<- *Message) {
+	for ctx.Err() == nil {
+		raw, err := sock.Recv()
+		if err != nil {
+			if ctx.Err() == nil && !errors.Is(err, context.Canceled) {
+				k.log.Printf("%s: %v", name, err)
+			}
+			continue
+		}
+		req, err := Decode(raw.Frames, k.key)
+		if err != nil {
+			k.log.Printf("%s: dropped a message: %v", name, err)
+			continue
+		}
+		if queue != nil {
+			select {
+			case queue <- req:
+			case <-ctx.Done():
+			}
+			continue
+		}
+		k.Handle(ctx, req, func(m *Message) { k.send(sock, name, m) })
+	}
+}
+
+// send encodes m and sends it on sock, logging a failure.
+func (k *Kernel) send(sock zmq4.Socket, name string, m *Message) {
+	frames, err := m.Encode(k.key)
+	if err == nil {
+		err = sock.Send(zmq4.NewMsgFrom(frames...))
+	}
+	if err != nil {
+		k.log.Printf("%s: sending %s: %v", name, m.Header.MsgType, err)
+	}
+}
+
+// Interrupt cancels the running cell, if any; the cell fails with the
+// error "interrupted" and the session keeps what it assigned.
+func (k *Kernel) Interrupt() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.cancel != nil {
+		k.cancel()
+	}
+}
+
+// shutdown interrupts the running cell and makes Run return.
+func (k *Kernel) shutdown() {
+	k.Interrupt()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.stop != nil {
+		k.stop()
+	}
+}
