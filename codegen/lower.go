@@ -15,6 +15,10 @@ type Options struct {
 	NoReorder bool // reduce loops in axis order, innermost; no output axis inside the reduce
 	NoUnroll  bool // never unroll small innermost loops
 	NoSplit   bool // never split a reduce with no output loops across workers
+
+	// Target shapes register tiles, reduce lanes and transpose tiles for
+	// the device; nil means DefaultTarget. NoReorder turns them all off.
+	Target *Target
 }
 
 // Lower turns a kernel into a Program: it merges and orders the kernel's
@@ -33,6 +37,9 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 	if !opts.NoMerge {
 		pl.dropOnes()
 		pl.merge()
+	}
+	if opts.Target == nil {
+		opts.Target = &DefaultTarget
 	}
 	nt := pl.order(opts)
 	e := &emitter{b: newBuilder(), pl: pl, vars: map[string]*bnode{}, syms: map[*symbolic.Node]*bnode{}, memo: map[*Node]*bnode{}}
@@ -54,9 +61,12 @@ type emitter struct {
 	vars  map[string]*bnode         // loop variables by name
 	syms  map[*symbolic.Node]*bnode // lowered symbolic nodes
 	axes  []*symbolic.Node          // the index expression of each axis in the current copy
-	accs  map[*Node]*bnode          // DEFINE_ACC of each reduce
+	accs  []map[*Node]*bnode        // DEFINE_ACC of each reduce, per upcast copy
+	copy  int                       // the upcast copy being emitted
 	acc   *bnode                    // the accumulator index, nil when there are none
-	red   []int                     // unrolled reduce axes, folded without accumulators
+	accIx *symbolic.Node            // the same as an expression
+	lanes int                       // accumulators per output element (1: no lanes)
+	red   []loop                    // unrolled reduce axes, folded without accumulators
 	loops int
 
 	// memo holds the value of every AST node lowered since e.axes last
@@ -78,22 +88,23 @@ func (e *emitter) emit(nt nest) {
 	for a := range e.axes {
 		e.axes[a] = symbolic.C(0)
 	}
+	e.lanes = nt.laneSize()
 	for _, l := range nt.outer {
 		e.open(l)
 	}
-	var gUnroll []int
-	for _, a := range nt.unroll {
-		if pl.red[a] {
-			e.red = append(e.red, a)
+	gUnroll := nt.upcast
+	for _, l := range nt.unroll {
+		if pl.red[l.axis] {
+			e.red = append(e.red, l)
 		} else {
-			gUnroll = append(gUnroll, a)
+			gUnroll = append(gUnroll, l)
 		}
 	}
 	if len(nt.red) > 0 {
 		e.accumulate(nt)
 	}
 	root := pl.k.AST
-	e.each(gUnroll, func() {
+	e.copies(gUnroll, func() {
 		v := e.value(root.Src[0])
 		v = e.cast(v, pl.k.Bufs[root.Buf].DType)
 		idx, valid := e.index(root)
@@ -112,26 +123,33 @@ func (e *emitter) emit(nt nest) {
 }
 
 // accumulate emits the accumulators and the reduce loops that fill them,
-// then reopens the inner loops for the code after the reduce.
+// then reopens the inner loops for the code after the reduce. Each upcast
+// copy has its own accumulators.
 func (e *emitter) accumulate(nt nest) {
-	size := 1
+	size := e.lanes
 	for _, l := range nt.inner {
 		size *= l.size
 	}
-	e.accs = map[*Node]*bnode{}
-	for _, r := range e.pl.reduces {
-		e.accs[r] = e.b.ordered(UOp{Op: OpDefineAcc, DType: r.DType, Val: identity(r.ReduceOp, r.DType), Size: size, ReduceOp: r.ReduceOp})
-	}
+	e.accs = nil
+	e.copies(nt.upcast, func() {
+		accs := map[*Node]*bnode{}
+		for _, r := range e.pl.reduces {
+			accs[r] = e.b.ordered(UOp{Op: OpDefineAcc, DType: r.DType, Val: identity(r.ReduceOp, r.DType), Size: size, ReduceOp: r.ReduceOp})
+		}
+		e.accs = append(e.accs, accs)
+	})
 	saved := append([]*symbolic.Node{}, e.axes...)
 	for _, l := range nt.red {
 		e.open(l)
 	}
-	e.openInner(nt.inner)
-	for _, r := range e.pl.reduces {
-		v := e.fold(r)
-		e.b.ordered(UOp{Op: OpAccum, DType: r.DType, ReduceOp: r.ReduceOp}, e.accs[r], e.acc, v)
-	}
-	for range nt.inner {
+	e.openInner(append(append([]loop{}, nt.inner...), nt.lanes...), true)
+	e.copies(nt.upcast, func() {
+		for _, r := range e.pl.reduces {
+			v := e.fold(r)
+			e.b.ordered(UOp{Op: OpAccum, DType: r.DType, ReduceOp: r.ReduceOp}, e.accs[e.copy][r], e.acc, v)
+		}
+	})
+	for range len(nt.inner) + len(nt.lanes) {
 		e.b.close()
 	}
 	for range nt.red {
@@ -139,18 +157,23 @@ func (e *emitter) accumulate(nt nest) {
 	}
 	copy(e.axes, saved)
 	clear(e.memo)
-	e.openInner(nt.inner)
+	e.openInner(nt.inner, false)
 }
 
 // openInner opens the inner loops and sets the accumulator index to their
-// flattened position.
-func (e *emitter) openInner(inner []loop) {
+// flattened position; when withLanes is false the lane loop is not among
+// them and the index is that of an element's first lane.
+func (e *emitter) openInner(inner []loop, withLanes bool) {
 	var idx *symbolic.Node = symbolic.C(0)
 	for _, l := range inner {
 		v := e.open(l)
 		idx = symbolic.Add(symbolic.Mul(idx, symbolic.C(int64(l.size))), v)
 	}
-	e.acc = e.sym(symbolic.Simplify(idx))
+	if !withLanes {
+		idx = symbolic.Mul(idx, symbolic.C(int64(e.lanes)))
+	}
+	e.accIx = symbolic.Simplify(idx)
+	e.acc = e.sym(e.accIx)
 }
 
 // open starts loop l and adds its variable to the axis it walks.
@@ -163,27 +186,36 @@ func (e *emitter) open(l loop) *symbolic.Node {
 	return v
 }
 
-// each calls f once for every combination of values of the unrolled axes,
-// with the axes set to those values.
-func (e *emitter) each(axes []int, f func()) {
-	if len(axes) == 0 {
-		f()
-		return
+// copies calls f once for every combination of values of the unrolled or
+// upcast loops, with each loop's axis advanced by its value times its mul,
+// and e.copy numbering the calls from 0 (restored afterwards).
+func (e *emitter) copies(ls []loop, f func()) {
+	n, outer := 0, e.copy
+	var rec func(ls []loop)
+	rec = func(ls []loop) {
+		if len(ls) == 0 {
+			e.copy = n
+			f()
+			n++
+			return
+		}
+		l := ls[0]
+		saved := e.axes[l.axis]
+		for i := 0; i < l.size; i++ {
+			e.setAxis(l.axis, symbolic.Simplify(symbolic.Add(saved, symbolic.C(int64(i*l.mul)))))
+			rec(ls[1:])
+		}
+		e.setAxis(l.axis, saved)
 	}
-	a := axes[0]
-	saved := e.axes[a]
-	for i := 0; i < e.pl.shape[a]; i++ {
-		e.setAxis(a, symbolic.C(int64(i)))
-		e.each(axes[1:], f)
-	}
-	e.setAxis(a, saved)
+	rec(ls)
+	e.copy = outer
 }
 
 // fold returns the value of reduce r over its unrolled axes (the whole
 // reduce when no reduce loop is left).
 func (e *emitter) fold(r *Node) *bnode {
 	var acc *bnode
-	e.each(e.red, func() {
+	e.copies(e.red, func() {
 		v := e.value(r.Src[0])
 		if acc == nil {
 			acc = v
@@ -238,7 +270,13 @@ func (e *emitter) lowerNode(n *Node) *bnode {
 		if e.accs == nil {
 			return e.fold(n)
 		}
-		return e.b.ordered(UOp{Op: OpLoad, DType: n.DType}, e.accs[n], e.acc)
+		acc := e.accs[e.copy][n]
+		v := e.b.ordered(UOp{Op: OpLoad, DType: n.DType}, acc, e.acc)
+		for l := 1; l < e.lanes; l++ {
+			idx := e.sym(symbolic.Simplify(symbolic.Add(e.accIx, symbolic.C(int64(l)))))
+			v = e.b.pure(UOp{Op: n.ReduceOp, DType: n.DType}, v, e.b.ordered(UOp{Op: OpLoad, DType: n.DType}, acc, idx))
+		}
+		return v
 	case OpCast:
 		return e.cast(e.value(n.Src[0]), n.DType)
 	}

@@ -91,7 +91,7 @@ func TestMerge(t *testing.T) {
 	s2 := shape.FromInts(32, 64)
 	k = &Kernel{AST: store(Float32, s2, alu(OpAdd, Float32, load(1, Float32, s2), load(2, Float32, tr))),
 		Bufs: []BufSpec{{Float32, 2048}, {Float32, 2048}, {Float32, 2048}}}
-	if p := lower(t, k, Options{}); count(p, OpRange) != 2 || p.Name != "E_32_64" {
+	if p := lower(t, k, Options{Target: &Target{}}); count(p, OpRange) != 2 || p.Name != "E_32_64" {
 		t.Errorf("a transposed input must keep two loops, got %s\n%s", p.Name, p)
 	}
 }
@@ -100,14 +100,14 @@ func TestReduceOrder(t *testing.T) {
 	full := shape.FromInts(4096, 4096)
 	rows := &Kernel{AST: store(Float32, shape.FromInts(4096, 1), sum([]int{1}, load(1, Float32, full))),
 		Bufs: []BufSpec{{Float32, 4096}, {Float32, 1 << 24}}}
-	p := lower(t, rows, Options{})
+	p := lower(t, rows, Options{Target: &Target{}})
 	if count(p, OpRange, RangeInner) != 0 || count(p, OpRange, RangeReduce) != 1 || p.Name != "r_4096_4096" {
 		t.Errorf("sum over axis 1: want the reduce loop innermost\n%s", p)
 	}
 	cols := &Kernel{AST: store(Float32, shape.FromInts(1, 4096), sum([]int{0}, load(1, Float32, full))),
 		Bufs: []BufSpec{{Float32, 4096}, {Float32, 1 << 24}}}
 	p = lower(t, cols, Options{})
-	if count(p, OpRange, RangeInner) != 2 || !strings.Contains(p.String(), "x1024") {
+	if count(p, OpRange, RangeInner) != 2 || !strings.Contains(p.String(), "x1024") || count(p, OpDefineAcc) != 1 {
 		t.Errorf("sum over axis 0: want rows accumulated into an output run\n%s", p)
 	}
 	if p := lower(t, cols, Options{NoReorder: true}); count(p, OpRange, RangeInner) != 0 {

@@ -203,11 +203,11 @@ func (pl *plan) merge() {
 	}
 }
 
-// strideCost returns, for each axis, the sum over loads of the distance in
-// memory between neighbouring elements along that axis: the innermost loop
-// should walk the axis where it is smallest.
-func (pl *plan) strideCost() []int64 {
-	cost := make([]int64, len(pl.shape))
+// loadStrides returns, for each load, the distance in memory between
+// neighbouring elements along each axis (0 along axes of size 1 and axes
+// the load does not depend on; 1<<20 where the distance is not constant).
+func (pl *plan) loadStrides() [][]int64 {
+	var out [][]int64
 	for _, n := range pl.leaves {
 		if n.Op != OpLoad {
 			continue
@@ -218,6 +218,7 @@ func (pl *plan) strideCost() []int64 {
 			zero[a] = symbolic.C(0)
 		}
 		base, _ := st.IndexExpr(zero)
+		s := make([]int64, len(pl.shape))
 		for a, d := range st.IntShape() {
 			if d < 2 {
 				continue
@@ -226,10 +227,24 @@ func (pl *plan) strideCost() []int64 {
 			idx, _ := st.IndexExpr(zero)
 			zero[a] = symbolic.C(0)
 			if idx.IsConst() && base.IsConst() {
-				cost[a] += abs64(idx.Val - base.Val)
+				s[a] = idx.Val - base.Val
 			} else {
-				cost[a] += 1 << 20
+				s[a] = 1 << 20
 			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// strideCost returns, for each axis, the sum over loads of the distance in
+// memory between neighbouring elements along that axis: the innermost loop
+// should walk the axis where it is smallest.
+func (pl *plan) strideCost() []int64 {
+	cost := make([]int64, len(pl.shape))
+	for _, s := range pl.loadStrides() {
+		for a, d := range s {
+			cost[a] += abs64(d)
 		}
 	}
 	return cost

@@ -9,14 +9,13 @@ import (
 )
 
 // This file defines RenderC, the C renderer the CLANG device compiles. The
-// C follows the uops line for line, with four loop-level rewrites that let
-// the compiler vectorize without -ffast-math:
+// C follows the uops line for line; the loop shapes that let the compiler
+// vectorize without -ffast-math (register tiles, lanes of partial
+// accumulators, transpose tiles) are chosen by codegen for DefaultTarget,
+// so the renderer only adds what is particular to C:
 //
-//   - lanes: an innermost loop folding into one accumulator keeps a small
-//     array of partial accumulators, one per lane, combined after the loop
-//     (the order of a float sum changes, as on the CPU device);
-//   - tiles: two nested elementwise loops whose memory access strides along
-//     the inner one walk the iteration space in square tiles (transpose);
+//   - streaming stores: a large contiguous float32 output is written around
+//     the caches (render_c_loops.go);
 //   - sin: a loop whose SIN arguments all fit the fast reduction runs the
 //     vectorizable sin; when one does not, the loop runs again with the
 //     exact one (only loops that may run twice: stores not read back, no
@@ -170,11 +169,9 @@ type cRenderer struct {
 	b         strings.Builder
 	depth     int
 	// While one copy of a loop body is emitted:
-	lanes map[int]string // ACCUM -> the lane array it folds into instead
-	jam   jamState       // set while a register-tiled reduce is emitted
-	tmp   int            // the STORE writing to the streaming block instead, -1 if none
-	sin   string         // "fast": SIN uses the fast path and sets big; "" the exact one
-	big   string         // the flag variable of the fast sin
+	tmp int    // the STORE writing to the streaming block instead, -1 if none
+	sin string // "fast": SIN uses the fast path and sets big; "" the exact one
+	big string // the flag variable of the fast sin
 }
 
 func newCRenderer(p *Program) *cRenderer {
@@ -243,11 +240,11 @@ func (r *cRenderer) ref(i int) string {
 	case OpDefineVar:
 		return fmt.Sprintf("var%d", r.varIdx[u.Name])
 	case OpRange:
-		return u.Name + r.suffix(i)
+		return u.Name
 	case OpDefineAcc:
-		return fmt.Sprintf("acc%d", i) + r.suffix(i)
+		return fmt.Sprintf("acc%d", i)
 	}
-	return fmt.Sprintf("v%d", i) + r.suffix(i)
+	return fmt.Sprintf("v%d", i)
 }
 
 // params returns the kernel's buffer and variable parameters.
@@ -381,14 +378,6 @@ func (r *cRenderer) loop(i int) {
 		r.innerLoop(i, lo, hi)
 		return
 	}
-	if f, ok := r.tiledReduceForm(i); ok {
-		r.tiledReduce(i, f, lo, hi)
-		return
-	}
-	if inner, ok := r.tileable(i); ok {
-		r.tiled(i, inner, lo, hi)
-		return
-	}
 	r.line("for (long %s = %s; %s < %s; %s++) {", r.u[i].Name, lo, r.u[i].Name, hi, r.u[i].Name)
 	r.depth++
 	r.block(i+1, r.end[i], true)
@@ -408,33 +397,19 @@ func (r *cRenderer) plainLoop(i int, lo, hi string) {
 
 // innerLoop emits an innermost loop.
 func (r *cRenderer) innerLoop(i int, lo, hi string) {
-	var laneAcc []int
 	hasAccum, hasSin := false, false
 	for j := i + 1; j < r.end[i]; j++ {
 		u := r.u[j]
 		switch u.Op {
 		case OpAccum:
 			hasAccum = true
-			if u.Src[1] != i && r.scope[u.Src[1]] != i {
-				laneAcc = append(laneAcc, j)
-			}
 		case OpSin:
 			if u.DType != Float64 {
 				hasSin = true
 			}
-		case OpLoad:
-			if r.u[u.Src[0]].Op == OpDefineAcc && r.scope[u.Src[0]] != i {
-				for _, a := range laneAcc {
-					if r.u[a].Src[0] == u.Src[0] {
-						laneAcc = nil // an accumulator read while it is folded: no lanes
-					}
-				}
-			}
 		}
 	}
 	switch {
-	case len(laneAcc) > 0 && !r.readsAcc(i, laneAcc):
-		r.laneLoop(i, lo, hi, laneAcc)
 	case hasSin && !hasAccum && r.rerunnable(i):
 		// Three tries, each run only when an argument was too large for
 		// the one before: float reduction, double reduction, libm.
@@ -487,11 +462,6 @@ func (r *cRenderer) uop(i int) {
 			r.line("%s = %s;", dst, v)
 		}
 	case OpAccum:
-		if lane, ok := r.lanes[i]; ok {
-			dst := lane + "[l]"
-			r.line("%s = %s;", dst, r.fold(u.ReduceOp, u.DType, dst, r.ref(u.Src[2])))
-			return
-		}
 		dst := fmt.Sprintf("%s[%s]", r.ref(u.Src[0]), r.ref(u.Src[1]))
 		r.line("%s = %s;", dst, r.fold(u.ReduceOp, u.DType, dst, r.ref(u.Src[2])))
 	default:

@@ -3,7 +3,7 @@ package codegen
 import "strings"
 
 // This file holds the C prelude RenderC writes before a kernel: includes,
-// vector types and the float16, exp2, log2 and sin helpers.
+// the streaming store and the float16, exp2, log2 and sin helpers.
 
 // cPrelude returns the includes and the helper functions the kernel uses.
 func cPrelude(used map[string]bool) string {
@@ -12,15 +12,8 @@ func cPrelude(used map[string]bool) string {
 	if used["half"] {
 		b.WriteString(cHalf)
 	}
-	if used["vec"] {
-		b.WriteString("typedef float tiny_f32x16 __attribute__((vector_size(64)));\n")
-		b.WriteString("typedef float tiny_f32x16u __attribute__((vector_size(64), aligned(4)));\n")
-	}
 	if used["stream"] {
 		b.WriteString(cStream)
-	}
-	if used["tr16"] {
-		b.WriteString(cTranspose)
 	}
 	if used["exp2"] {
 		b.WriteString(cExp2)
@@ -86,29 +79,6 @@ static inline void tiny_stream(float* restrict dst, const float* restrict src, l
   for (long i = 0; i < n; i++) dst[i] = src[i];
 }
 static inline void tiny_sfence(void) {}
-#endif
-`
-	// tiny_tr16 stores the transpose of the 16x16 block at src (rows ss
-	// apart) at dst (rows ds apart), in registers: four rounds of two-input
-	// shuffles, each swapping the off-diagonal halves of ever smaller blocks.
-	cTranspose = `typedef int tiny_i32x16 __attribute__((vector_size(64)));
-#if defined(__GNUC__) && !defined(__clang__)
-#define TINY_STAGE(s, lo, hi) \
-  _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++) if (!(i & s)) { \
-    tiny_f32x16 a = v[i], b = v[i + s]; v[i] = __builtin_shuffle(a, b, lo); v[i + s] = __builtin_shuffle(a, b, hi); }
-static inline void tiny_tr16(float* restrict dst, long ds, const float* restrict src, long ss) {
-  tiny_f32x16 v[16];
-  _Pragma("GCC unroll 16") for (int r = 0; r < 16; r++) v[r] = *(const tiny_f32x16u*)&src[r * ss];
-  TINY_STAGE(8, ((tiny_i32x16){0,1,2,3,4,5,6,7,16,17,18,19,20,21,22,23}), ((tiny_i32x16){8,9,10,11,12,13,14,15,24,25,26,27,28,29,30,31}))
-  TINY_STAGE(4, ((tiny_i32x16){0,1,2,3,16,17,18,19,8,9,10,11,24,25,26,27}), ((tiny_i32x16){4,5,6,7,20,21,22,23,12,13,14,15,28,29,30,31}))
-  TINY_STAGE(2, ((tiny_i32x16){0,1,16,17,4,5,20,21,8,9,24,25,12,13,28,29}), ((tiny_i32x16){2,3,18,19,6,7,22,23,10,11,26,27,14,15,30,31}))
-  TINY_STAGE(1, ((tiny_i32x16){0,16,2,18,4,20,6,22,8,24,10,26,12,28,14,30}), ((tiny_i32x16){1,17,3,19,5,21,7,23,9,25,11,27,13,29,15,31}))
-  _Pragma("GCC unroll 16") for (int q = 0; q < 16; q++) *(tiny_f32x16u*)&dst[q * ds] = v[q];
-}
-#else
-static inline void tiny_tr16(float* restrict dst, long ds, const float* restrict src, long ss) {
-  for (int q = 0; q < 16; q++) for (int r = 0; r < 16; r++) dst[q * ds + r] = src[r * ss + q];
-}
 #endif
 `
 	// exp2: x = n + f with |f| <= 1/2; 2**f by its Taylor series to f**7

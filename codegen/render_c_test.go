@@ -44,9 +44,10 @@ func TestCConst(t *testing.T) {
 	}
 }
 
-// TestRenderCForms checks the loop forms the renderer picks: lanes for a
-// reduce into one accumulator, tiles for a transpose, a finish function for
-// a split reduce, and the same text on every call (the cache key).
+// TestRenderCForms checks that the C follows codegen's loop shapes (the
+// lanes of a row sum as one accumulator array, a transpose's tiles as four
+// loops), the finish function of a split reduce, and the same text on every
+// call (the cache key).
 func TestRenderCForms(t *testing.T) {
 	x := shape.FromInts(256, 256)
 	rowSum := cLower(t, cStore(shape.FromInts(256, 1), &Node{Op: OpReduce, DType: Float32, ReduceOp: OpAdd, Axes: []int{1}, Src: []*Node{cLoad(1, x)}}),
@@ -60,8 +61,8 @@ func TestRenderCForms(t *testing.T) {
 		p    *Program
 		want []string
 	}{
-		{rowSum, []string{"float lane", "for (int l = 0; l < 64; l++)"}},
-		{transpose, []string{"ridx0_t += 32", "ridx1_t += 32", "tiny_tr16(&data0["}},
+		{rowSum, []string{"[16];", "for (long ridx2 = 0LL; ridx2 < 16LL; ridx2++)"}},
+		{transpose, []string{"for (long ridx0 = start; ridx0 < end; ridx0++)", "for (long ridx3 = 0LL; ridx3 < 8LL; ridx3++)"}},
 		{total, []string{"void r_65536_finish(", "for (long w = 1; w < nparts; w++)", "unsigned char* restrict part)"}},
 	} {
 		src := RenderC(tc.p)
@@ -74,7 +75,7 @@ func TestRenderCForms(t *testing.T) {
 			t.Errorf("%s: two renderings differ", tc.p.Name)
 		}
 	}
-	if abi := CABIOf(total); abi.Finish == "" || abi.PartBytes != 64 {
+	if abi := CABIOf(total); abi.Finish == "" || abi.PartBytes != 16*8 {
 		t.Errorf("split reduce ABI %+v", abi)
 	}
 	if abi := CABIOf(rowSum); abi.Finish != "" || abi.Entry != "tiny_r_256_256" {

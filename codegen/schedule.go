@@ -3,10 +3,15 @@ package codegen
 import "sort"
 
 // This file defines the loop order of a lowered kernel: which axis each loop
-// walks, which loops sit inside the accumulators, which small axes are
-// unrolled, and which loop is split across workers.
+// walks, which loops sit inside the accumulators, which axes are upcast into
+// copies with their own accumulators (register tiles), which reduce loops
+// keep lanes of partial accumulators, which elementwise loops run in square
+// tiles, which small axes are unrolled, and which loop is split across
+// workers.
 
-// loop is one loop of the nest: its variable adds var*mul to axis.
+// loop is one loop of the nest: its variable adds var*mul to axis. An
+// upcast or unrolled loop is not a loop at run time: the body is emitted
+// once for each of its size values.
 type loop struct {
 	axis, size, mul int
 	kind            RangeKind
@@ -15,19 +20,47 @@ type loop struct {
 // nest is the loop order chosen for a plan.
 //
 //	for outer...            (global output loops)
-//	  acc = init            (one per reduce; an array when inner is set)
+//	  acc[copy] = init      (one per reduce and upcast copy; an array when inner or lanes is set)
 //	  for red...            (reduce loops)
 //	    for inner...        (output loops walked inside the reduce)
-//	      acc[inner] op= value
+//	      for lanes         (the last reduce axis, one accumulator per lane)
+//	        each upcast copy: acc[copy][inner, lane] op= value
 //	  for inner...
-//	    store post(acc[inner])
+//	    each upcast copy: store post(acc[copy][inner] folded over its lanes)
 //
 // Unrolled axes take each of their values in turn inside the innermost loop.
 type nest struct {
 	outer, red, inner []loop
-	unroll            []int // axes unrolled, each taking every value in [0, size)
-	split             bool  // the first reduce loop is the global loop (SplitReduce)
+	lanes             []loop // at most one: the lanes of the innermost reduce axis
+	upcast            []loop // output axes emitted as copies with their own accumulators
+	unroll            []loop // axes unrolled, each taking every value in [0, size)
+	split             bool   // the first reduce loop is the global loop (SplitReduce)
 }
+
+// Target describes the loop shapes the device running a program executes
+// well. Codegen shapes every nest for it; a zero field turns its
+// optimization off.
+type Target struct {
+	// Lanes is the number of partial accumulators a reduce over a
+	// contiguous axis keeps, one per lane, folded after the reduce loop:
+	// the lane loop has no loop-carried dependency, so it vectorizes
+	// without reassociating floating point.
+	Lanes int
+	// Rows and Cols shape the register tile of a reduce with an output axis
+	// inside it (matmul): Rows copies of the body along the output axis
+	// whose values some load does not depend on, each folding Cols
+	// accumulators in an inner loop, so each load of the shared operand
+	// serves Rows rows.
+	Rows, Cols int
+	// Tile is the side of the square tiles an elementwise kernel whose
+	// loads stride along its innermost axis (a transpose) walks, so each
+	// cache line a tile touches is used whole.
+	Tile int
+}
+
+// DefaultTarget is the target of the C renderer: 16 float lanes (one
+// 512-bit register), an 8 x 32 register tile, 8 x 8 transpose tiles.
+var DefaultTarget = Target{Lanes: 16, Rows: 8, Cols: 32, Tile: 8}
 
 // Tuning constants.
 const (
@@ -36,6 +69,7 @@ const (
 	minInner      = 16   // an output axis goes inside the reduce only when at least this long
 	innerBlock    = 1024 // the largest inner (accumulator array) loop
 	minSplit      = 1 << 15
+	maxLanes      = 64 // lanes are folded by unrolled code
 )
 
 // order chooses the loop nest for pl.
@@ -52,6 +86,7 @@ func (pl *plan) order(opts Options) nest {
 	if pl.emptyReduce() {
 		rs = nil // every reduce is its identity: no reduce loops
 	}
+	t := opts.Target
 	u := -1
 	if len(rs) > 0 && !opts.NoReorder {
 		cost := pl.strideCost()
@@ -65,8 +100,12 @@ func (pl *plan) order(opts Options) nest {
 			u = -1
 		}
 	}
+	row := -1
+	if u >= 0 {
+		row = pl.rowAxis(gs, u, t.Rows)
+	}
 	for _, g := range gs {
-		if g != u {
+		if g != u && g != row {
 			nt.outer = append(nt.outer, loop{axis: g, size: pl.shape[g], mul: 1, kind: RangeGlobal})
 		}
 	}
@@ -74,13 +113,25 @@ func (pl *plan) order(opts Options) nest {
 		nt.red = append(nt.red, loop{axis: r, size: pl.shape[r], mul: 1, kind: RangeReduce})
 	}
 	if u >= 0 {
-		in := innerSize(pl.shape[u])
+		cols := 0
+		if row >= 0 {
+			cols = t.Cols // a register tile: the inner loop is its columns
+		}
+		in := innerSize(pl.shape[u], cols)
 		if out := pl.shape[u] / in; out > 1 {
 			nt.outer = append(nt.outer, loop{axis: u, size: out, mul: in, kind: RangeGlobal})
 		}
 		nt.inner = []loop{{axis: u, size: in, mul: 1, kind: RangeInner}}
 	}
-	if !opts.NoUnroll && u < 0 {
+	if row >= 0 {
+		nt.outer = append(nt.outer, loop{axis: row, size: pl.shape[row] / t.Rows, mul: t.Rows, kind: RangeGlobal})
+		nt.upcast = []loop{{axis: row, size: t.Rows, mul: 1}}
+	}
+	if u < 0 && len(nt.red) > 0 && !opts.NoReorder {
+		nt.addLanes(pl, t.Lanes)
+	}
+	tiled := len(nt.red) == 0 && !opts.NoReorder && nt.tile(pl, t.Tile)
+	if !opts.NoUnroll && u < 0 && !tiled {
 		nt.unrollSmall()
 	}
 	if !opts.NoSplit && len(nt.outer) == 0 && len(nt.red) > 0 {
@@ -90,9 +141,17 @@ func (pl *plan) order(opts Options) nest {
 }
 
 // innerSize returns the length of the inner loop for an output axis of n:
+// cols or a divisor of n between cols/2 and 2*cols when cols is set, else
 // a divisor of n no larger than innerBlock, or n itself when n has no
 // reasonable divisor.
-func innerSize(n int) int {
+func innerSize(n, cols int) int {
+	if cols > 0 {
+		for _, d := range []int{cols, 2 * cols, cols * 3 / 2, cols * 3 / 4, cols / 2} {
+			if d > 0 && n%d == 0 && n/d > 1 {
+				return d
+			}
+		}
+	}
 	for d := innerBlock; d >= 64; d-- {
 		if n%d == 0 {
 			return d
@@ -101,9 +160,94 @@ func innerSize(n int) int {
 	return n
 }
 
+// rowAxis returns the output axis other than u to upcast by rows for a
+// register tile, or -1: an axis some load does not depend on (its loads
+// are then shared by all rows) that rows divides at least twice, the one
+// with the largest stride among the loads that do depend on it.
+func (pl *plan) rowAxis(gs []int, u, rows int) int {
+	if rows < 2 {
+		return -1
+	}
+	best, bestCost := -1, int64(-1)
+	for _, g := range gs {
+		if g == u || pl.shape[g]%rows != 0 || pl.shape[g] < 2*rows {
+			continue
+		}
+		shared, cost := false, int64(0)
+		for _, s := range pl.loadStrides() {
+			if s[g] == 0 {
+				shared = true
+			}
+			cost += abs64(s[g])
+		}
+		if shared && cost > bestCost {
+			best, bestCost = g, cost
+		}
+	}
+	return best
+}
+
+// addLanes splits the innermost reduce loop into a loop over groups of
+// lanes and a lane loop inside it, when every load walks that axis
+// contiguously or not at all and the axis holds at least two groups.
+func (nt *nest) addLanes(pl *plan, lanes int) {
+	if lanes < 2 || lanes > maxLanes {
+		return
+	}
+	last := &nt.red[len(nt.red)-1]
+	if last.size%lanes != 0 || last.size < 2*lanes {
+		return
+	}
+	contiguous := false
+	for _, s := range pl.loadStrides() {
+		switch s[last.axis] {
+		case 0:
+		case 1:
+			contiguous = true
+		default:
+			return
+		}
+	}
+	if !contiguous {
+		return
+	}
+	nt.lanes = []loop{{axis: last.axis, size: lanes, mul: 1, kind: RangeInner}}
+	last.size /= lanes
+	last.mul = lanes
+}
+
+// tile walks the two innermost output loops of an elementwise kernel in
+// side x side tiles when some load strides along the innermost axis and
+// walks the other contiguously (a transpose). It reports whether it did.
+func (nt *nest) tile(pl *plan, side int) bool {
+	n := len(nt.outer)
+	if side < 2 || n < 2 {
+		return false
+	}
+	o, in := nt.outer[n-2], nt.outer[n-1]
+	if o.size%side != 0 || in.size%side != 0 || o.size < 2*side || in.size < 2*side {
+		return false
+	}
+	strided := false
+	for _, s := range pl.loadStrides() {
+		if abs64(s[in.axis]) >= int64(side) && abs64(s[o.axis]) == 1 {
+			strided = true
+		}
+	}
+	if !strided {
+		return false
+	}
+	nt.outer = append(nt.outer[:n-2],
+		loop{axis: o.axis, size: o.size / side, mul: side, kind: RangeGlobal},
+		loop{axis: in.axis, size: in.size / side, mul: side, kind: RangeGlobal},
+		loop{axis: o.axis, size: side, mul: 1, kind: RangeGlobal},
+		loop{axis: in.axis, size: side, mul: 1, kind: RangeGlobal})
+	return true
+}
+
 // unrollSmall unrolls innermost loops of at most maxUnroll iterations: the
 // reduce loops first, then, once no reduce loop is left, the output loops;
-// the outermost loop always stays.
+// the outermost loop always stays. A reduce loop with lanes inside it stays.
 func (nt *nest) unrollSmall() {
 	prod := 1
 	for {
@@ -112,7 +256,7 @@ func (nt *nest) unrollSmall() {
 			l = &nt.outer
 		}
 		n := len(*l)
-		if n == 0 || (l == &nt.outer && n < 2) || (l == &nt.red && n < 2 && len(nt.outer) == 0) {
+		if n == 0 || (l == &nt.outer && n < 2) || (l == &nt.red && n < 2 && len(nt.outer) == 0) || (l == &nt.red && len(nt.lanes) > 0) {
 			return
 		}
 		last := (*l)[n-1]
@@ -120,7 +264,7 @@ func (nt *nest) unrollSmall() {
 			return
 		}
 		prod *= last.size
-		nt.unroll = append(nt.unroll, last.axis)
+		nt.unroll = append(nt.unroll, loop{axis: last.axis, size: last.size, mul: last.mul})
 		*l = (*l)[:n-1]
 	}
 }
@@ -131,7 +275,7 @@ func (nt *nest) unrollSmall() {
 func (nt *nest) splitReduce() {
 	if len(nt.red) == 1 && len(nt.inner) == 0 {
 		r := nt.red[0]
-		if r.size < minSplit {
+		if r.size*nt.laneSize() < minSplit {
 			return
 		}
 		parts := 0
@@ -145,11 +289,19 @@ func (nt *nest) splitReduce() {
 			return
 		}
 		nt.red = []loop{
-			{axis: r.axis, size: parts, mul: r.size / parts, kind: RangeReduce},
-			{axis: r.axis, size: r.size / parts, mul: 1, kind: RangeReduce},
+			{axis: r.axis, size: parts, mul: r.mul * (r.size / parts), kind: RangeReduce},
+			{axis: r.axis, size: r.size / parts, mul: r.mul, kind: RangeReduce},
 		}
 	}
 	if nt.red[0].size >= 2 {
 		nt.split = true
 	}
+}
+
+// laneSize returns the number of lanes, 1 when there are none.
+func (nt *nest) laneSize() int {
+	if len(nt.lanes) == 0 {
+		return 1
+	}
+	return nt.lanes[0].size
 }

@@ -91,6 +91,23 @@ type Prober interface {
 	Probe() (detail string, err error)
 }
 
+// Targeter is implemented by devices that want codegen to shape loop nests
+// for them differently from codegen.DefaultTarget (tinygrad's renderer
+// properties, in the same role): the pure-Go CPU device runs long innermost
+// loops well and short ones badly, where C is the other way round.
+type Targeter interface {
+	Target() codegen.Target
+}
+
+// LowerOptions returns the codegen options for programs that will run on d.
+func LowerOptions(d Device) codegen.Options {
+	if t, ok := d.(Targeter); ok {
+		target := t.Target()
+		return codegen.Options{Target: &target}
+	}
+	return codegen.Options{}
+}
+
 // preferred lists the devices Default tries, fastest first.
 var preferred = []string{"CLANG", "CPU"}
 

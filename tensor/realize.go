@@ -170,7 +170,11 @@ func (t *Tensor) Explain() string {
 	for i, it := range schedule([]*lazy{t.n}) {
 		k := it.kernel
 		fmt.Fprintf(&b, "kernel %d %s\n%s", i, k.Name, kernelText(k))
-		prog, err := codegen.Lower(k, codegen.Options{})
+		opts := codegen.Options{}
+		if e.dev != nil {
+			opts = devices.LowerOptions(e.dev)
+		}
+		prog, err := codegen.Lower(k, opts)
 		if err != nil {
 			fmt.Fprintf(&b, "lowering: %v\n", err)
 			continue
@@ -193,7 +197,7 @@ func (e *Engine) run(k *codegen.Kernel, bufs []*devices.Buffer, log io.Writer) {
 	key := cacheKey(k)
 	c, ok := e.runners[key]
 	if !ok {
-		prog, err := codegen.Lower(k, codegen.Options{})
+		prog, err := codegen.Lower(k, devices.LowerOptions(e.dev))
 		if err != nil {
 			panic(fmt.Sprintf("internal error: lowering %s: %v\n%s", k.Name, err, k))
 		}

@@ -39,6 +39,16 @@ func Open(opts devices.Options) (devices.Device, error) {
 // Name returns "CPU".
 func (d *Device) Name() string { return "CPU" }
 
+// Target returns the loop shapes this device runs well: the closures work on
+// runs of the innermost loop, so runs must be long. A register tile of 4
+// rows shares each run of the other operand among them, with columns in
+// runs of 256; lanes would make runs short, so reduces fold whole runs.
+func (d *Device) Target() codegen.Target {
+	return cpuTarget
+}
+
+var cpuTarget = codegen.Target{Rows: 4, Cols: 256, Tile: 128}
+
 // Compile builds the closures of p.
 func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
 	prog, err := compile(p)

@@ -14,8 +14,9 @@ var f32 = codegen.Float32
 
 func spec(d codegen.DType, n int) codegen.BufSpec { return codegen.BufSpec{DType: d, Size: n} }
 
-// check runs k on the CPU device under every option set and compares with
-// the oracle.
+// check runs k on the CPU device under every option set, including targets
+// small enough that random kernels get register tiles, lanes and transpose
+// tiles, and compares with the oracle.
 func check(t *testing.T, k *codegen.Kernel) {
 	t.Helper()
 	rng := rand.New(rand.NewSource(1))
@@ -23,7 +24,8 @@ func check(t *testing.T, k *codegen.Kernel) {
 	want := devices.Alloc(k.Bufs[0].DType, k.Bufs[0].Size)
 	want.Zero()
 	kt.Eval(k, append([]*devices.Buffer{want}, bufs[1:]...))
-	for _, opts := range []codegen.Options{{}, {NoMerge: true, NoReorder: true, NoUnroll: true, NoSplit: true}, {NoUnroll: true}, {NoReorder: true}} {
+	for _, opts := range []codegen.Options{{}, {NoMerge: true, NoReorder: true, NoUnroll: true, NoSplit: true}, {NoUnroll: true}, {NoReorder: true},
+		{Target: &cpuTarget}, {Target: &codegen.Target{Lanes: 2, Rows: 2, Cols: 4, Tile: 2}}, {Target: &codegen.Target{Lanes: 3, Rows: 3, Cols: 6, Tile: 3}}} {
 		for _, threads := range []int{1, 3} {
 			p, err := codegen.Lower(k, opts)
 			if err != nil {

@@ -1,0 +1,111 @@
+package codegen
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"tiny/shape"
+)
+
+// matmulKernel returns the kernel of (m, k) @ (k, n) as the scheduler
+// builds it: (m, n, k) with the reduce over axis 2.
+func matmulKernel(m, n, k int) *Kernel {
+	a := must(shape.FromInts(m, 1, k).ExpandInts([]int{m, n, k}))
+	b := must(must(must(shape.FromInts(k, n).Permute([]int{1, 0})).ReshapeInts([]int{1, n, k})).ExpandInts([]int{m, n, k}))
+	return &Kernel{AST: store(Float32, shape.FromInts(m, n, 1), sum([]int{2}, alu(OpMul, Float32, load(1, Float32, a), load(2, Float32, b)))),
+		Bufs: []BufSpec{{Float32, m * n}, {Float32, m * k}, {Float32, k * n}}}
+}
+
+// loadsOf counts the LOADs of buffer buf in p.
+func loadsOf(p *Program, buf int) int {
+	n := 0
+	for _, u := range p.UOps {
+		if u.Op == OpLoad && p.UOps[u.Src[0]].Op == OpDefineGlobal && p.UOps[u.Src[0]].Buf == buf {
+			n++
+		}
+	}
+	return n
+}
+
+// rangeSizes lists the sizes of p's loops in program order.
+func rangeSizes(p *Program) []int {
+	var out []int
+	for _, u := range p.UOps {
+		if u.Op == OpRange {
+			out = append(out, int(p.UOps[u.Src[1]].Val))
+		}
+	}
+	return out
+}
+
+// TestRegisterTile checks the matmul nest: Rows copies along the rows,
+// each with its own accumulators over Cols columns, sharing one load of the
+// right operand per reduce step.
+func TestRegisterTile(t *testing.T) {
+	k := matmulKernel(64, 96, 40)
+	tgt := Target{Rows: 4, Cols: 32}
+	p := lower(t, k, Options{Target: &tgt})
+	if n := count(p, OpDefineAcc); n != 4 {
+		t.Errorf("want 4 accumulators (one per row copy), got %d\n%s", n, p)
+	}
+	for _, u := range p.UOps {
+		if u.Op == OpDefineAcc && u.Size != 32 {
+			t.Errorf("accumulator of %d, want 32 columns\n%s", u.Size, p)
+		}
+	}
+	if a, b := loadsOf(p, 1), loadsOf(p, 2); a != 4 || b != 1 {
+		t.Errorf("want 4 loads of the left operand (one per row) and 1 shared of the right, got %d and %d\n%s", a, b, p)
+	}
+	// column blocks, row blocks, reduce, columns, then the store loop
+	if got, want := rangeSizes(p), []int{3, 16, 40, 32, 32}; !slices.Equal(got, want) {
+		t.Errorf("loops %v, want %v\n%s", got, want, p)
+	}
+	// Rows that do not divide: no copies, the plain inner loop.
+	p = lower(t, matmulKernel(6, 96, 40), Options{Target: &tgt})
+	if n := count(p, OpDefineAcc); n != 1 {
+		t.Errorf("6 rows by 4: want no row copies\n%s", p)
+	}
+}
+
+// TestLanes checks a row sum keeping Lanes partial sums per row, folded in
+// order after the reduce loop.
+func TestLanes(t *testing.T) {
+	full := shape.FromInts(8, 256)
+	k := &Kernel{AST: store(Float32, shape.FromInts(8, 1), sum([]int{1}, load(1, Float32, full))), Bufs: []BufSpec{{Float32, 8}, {Float32, 8 * 256}}}
+	p := lower(t, k, Options{Target: &Target{Lanes: 16}})
+	if got, want := rangeSizes(p), []int{8, 16, 16}; !slices.Equal(got, want) {
+		t.Errorf("loops %v, want %v (rows, groups, lanes)\n%s", got, want, p)
+	}
+	if !strings.Contains(p.String(), "x16") || count(p, OpAdd) < 15 {
+		t.Errorf("want 16 lanes folded by 15 adds\n%s", p)
+	}
+	// A strided reduce axis gets no lanes.
+	tr := must(shape.FromInts(256, 8).Permute([]int{1, 0}))
+	k = &Kernel{AST: store(Float32, shape.FromInts(8, 1), sum([]int{1}, load(1, Float32, tr))), Bufs: []BufSpec{{Float32, 8}, {Float32, 8 * 256}}}
+	if p := lower(t, k, Options{Target: &Target{Lanes: 16}}); strings.Contains(p.String(), "x16") {
+		t.Errorf("strided reduce: want no lanes\n%s", p)
+	}
+	// A full reduce keeps its lanes when split across workers.
+	all := &Kernel{AST: store(Float32, shape.FromInts(1), sum([]int{0}, load(1, Float32, shape.FromInts(1<<20)))), Bufs: []BufSpec{{Float32, 1}, {Float32, 1 << 20}}}
+	p = lower(t, all, Options{Target: &Target{Lanes: 16}})
+	if !p.SplitReduce || !strings.Contains(p.String(), "x16") {
+		t.Errorf("full reduce: want a split reduce with lanes\n%s", p)
+	}
+}
+
+// TestTransposeTiles checks a transposed copy walking Tile x Tile tiles.
+func TestTransposeTiles(t *testing.T) {
+	tr := must(shape.FromInts(64, 32).Permute([]int{1, 0}))
+	k := &Kernel{AST: store(Float32, shape.FromInts(32, 64), load(1, Float32, tr)), Bufs: []BufSpec{{Float32, 2048}, {Float32, 2048}}}
+	p := lower(t, k, Options{Target: &Target{Tile: 8}})
+	if got, want := rangeSizes(p), []int{4, 8, 8, 8}; !slices.Equal(got, want) {
+		t.Errorf("loops %v, want %v\n%s", got, want, p)
+	}
+	// A contiguous copy is not tiled.
+	s := shape.FromInts(32, 64)
+	k = &Kernel{AST: store(Float32, s, load(1, Float32, s)), Bufs: []BufSpec{{Float32, 2048}, {Float32, 2048}}}
+	if p := lower(t, k, Options{Target: &Target{Tile: 8}}); count(p, OpRange) != 1 {
+		t.Errorf("contiguous copy: want one loop\n%s", p)
+	}
+}
