@@ -19,11 +19,16 @@
 //     view, so a contiguous (4096, 4096) add becomes one loop of 16M.
 //  2. order (schedule.go): choose the loop nest. Reduce loops go innermost,
 //     the one that walks memory with the smallest stride last. When an output
-//     axis walks memory more closely than any reduce axis (sum over axis 0),
-//     it moves inside the reduce loops with an array of accumulators, one per
-//     output element. Small innermost loops are unrolled (the expand_node
-//     idea: each copy indexes with the axis replaced by a constant), and a
-//     reduce with no output loop is split so that workers share it.
+//     axis walks memory more closely than any reduce axis (sum over axis 0,
+//     matmul), it moves inside the reduce loops with an array of
+//     accumulators, one per output element. The nest is then shaped for the
+//     device's Target: register tiles (an output axis upcast into copies with
+//     their own accumulators, sharing loads), lanes of partial accumulators
+//     for a reduce over a contiguous axis, and square tiles for an
+//     elementwise kernel that strides (transpose). Small innermost loops are
+//     unrolled (the expand_node idea: each copy indexes with the axis
+//     replaced by a constant), and a reduce with no output loop is split so
+//     that workers share it.
 //  3. emit (lower.go): walk the AST inside the nest, each node once per
 //     loop context (the AST is a DAG: x+x repeated 40 times has 40 nodes,
 //     not 2**40). Index and valid expressions come from each ShapeTracker's
