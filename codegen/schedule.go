@@ -140,17 +140,21 @@ func (pl *plan) order(opts Options) nest {
 	return nt
 }
 
-// innerSize returns the length of the inner loop for an output axis of n:
-// cols or a divisor of n between cols/2 and 2*cols when cols is set, else
-// a divisor of n no larger than innerBlock, or n itself when n has no
-// reasonable divisor.
+// innerSize returns the length of the inner loop for an output axis of n.
+// With cols set (a register tile) it is the divisor of n between cols/2 and
+// 2*cols nearest to cols, multiples of 8 (a vector) first; otherwise, or
+// when there is none, a divisor of n no larger than innerBlock, or n itself
+// when n has no reasonable divisor.
 func innerSize(n, cols int) int {
-	if cols > 0 {
-		for _, d := range []int{cols, 2 * cols, cols * 3 / 2, cols * 3 / 4, cols / 2} {
-			if d > 0 && n%d == 0 && n/d > 1 {
-				return d
-			}
+	best := 0
+	score := func(d int) int { return abs(d-cols) - 1000*b2i(d%8 == 0) }
+	for d := cols / 2; d <= 2*cols && d < n; d++ {
+		if d > 0 && n%d == 0 && (best == 0 || score(d) < score(best)) {
+			best = d
 		}
+	}
+	if best > 0 {
+		return best
 	}
 	for d := innerBlock; d >= 64; d-- {
 		if n%d == 0 {
@@ -158,6 +162,20 @@ func innerSize(n, cols int) int {
 		}
 	}
 	return n
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // rowAxis returns the output axis other than u to upcast by rows for a

@@ -61,6 +61,13 @@ func TestRegisterTile(t *testing.T) {
 	if got, want := rangeSizes(p), []int{3, 16, 40, 32, 32}; !slices.Equal(got, want) {
 		t.Errorf("loops %v, want %v\n%s", got, want, p)
 	}
+	// 1000 columns: the nearest divisor that is a whole vector, 40.
+	p = lower(t, matmulKernel(16, 1000, 8), Options{Target: &Target{Rows: 8, Cols: 32}})
+	for _, u := range p.UOps {
+		if u.Op == OpDefineAcc && u.Size != 40 {
+			t.Errorf("1000 columns: accumulator of %d, want 40\n%s", u.Size, p)
+		}
+	}
 	// Rows that do not divide: no copies, the plain inner loop.
 	p = lower(t, matmulKernel(6, 96, 40), Options{Target: &tgt})
 	if n := count(p, OpDefineAcc); n != 1 {
