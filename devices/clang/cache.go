@@ -6,17 +6,19 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ebitengine/purego"
 )
 
 // This file defines finding the compiler, the cache of shared objects, and
-// loading them.
+// loading them. Its bound and pruning are in cache_prune.go.
 
 // flags are the compiler flags: optimized and vectorized for this machine,
 // with IEEE floating point kept (no -ffast-math) and wrapping integers (Go's
@@ -165,20 +167,18 @@ func objectPath(tc *toolchain, dir, src string) string {
 }
 
 // buildFile loads path if its checksum holds, else compiles src into it.
+// Another process's prune may remove the object at any moment: a hit then
+// falls through to the compile, and compile loads what it built before the
+// object is visible to others.
 func buildFile(tc *toolchain, path, src string) (lib, bool, error) {
 	if ok := verify(path); ok {
 		if h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL); err == nil {
+			touch(path)
 			return lib{h}, false, nil
 		}
 	}
-	if err := compile(tc, path, src); err != nil {
-		return lib{}, true, err
-	}
-	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
-	if err != nil {
-		return lib{}, true, fmt.Errorf("clang: loading %s: %w", path, err)
-	}
-	return lib{h}, true, nil
+	l, err := compile(tc, path, src)
+	return l, true, err
 }
 
 // verify reports whether path exists and matches the checksum beside it.
@@ -195,37 +195,62 @@ func verify(path string) bool {
 	return bytes.Equal(bytes.TrimSpace(want), []byte(hex.EncodeToString(sum[:])))
 }
 
-// compile runs the compiler on src, writing the object and its checksum to
-// temporary files renamed into place.
-func compile(tc *toolchain, path, src string) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".*.tmp")
+// compile runs the compiler on src and loads the object, then puts it and
+// its checksum at path through temporary files and renames. The object is
+// loaded under its temporary name, so that no prune can take it away first.
+func compile(tc *toolchain, path, src string) (lib, error) {
+	tmp, err := objectTemp(path)
 	if err != nil {
-		return fmt.Errorf("clang: %w", err)
+		return lib{}, err
 	}
-	tmp.Close()
-	defer os.Remove(tmp.Name())
-	args := append(append(append([]string{}, tc.args...), flags...), "-o", tmp.Name(), "-lm")
+	defer os.Remove(tmp)
+	args := append(append(append([]string{}, tc.args...), flags...), "-o", tmp, "-lm")
 	cmd := exec.Command(tc.path, args...)
 	cmd.Stdin = strings.NewReader(src)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("clang: %s failed: %v\n%s", tc.path, err, out)
+		return lib{}, fmt.Errorf("clang: %s failed: %v\n%s", tc.path, err, out)
 	}
-	data, err := os.ReadFile(tmp.Name())
+	data, err := os.ReadFile(tmp)
 	if err != nil {
-		return fmt.Errorf("clang: %w", err)
+		return lib{}, fmt.Errorf("clang: %w", err)
+	}
+	h, err := purego.Dlopen(tmp, purego.RTLD_NOW|purego.RTLD_LOCAL)
+	if err != nil {
+		return lib{}, fmt.Errorf("clang: loading %s: %w", path, err)
 	}
 	sum := sha256.Sum256(data)
 	if err := writeAtomic(path+".sum", []byte(hex.EncodeToString(sum[:])+"\n")); err != nil {
-		return err
+		return lib{}, err
 	}
-	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
-		return fmt.Errorf("clang: %w", err)
+	if err := os.Chmod(tmp, 0o600); err != nil {
+		return lib{}, fmt.Errorf("clang: %w", err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("clang: %w", err)
+	if err := os.Rename(tmp, path); err != nil {
+		return lib{}, fmt.Errorf("clang: %w", err)
 	}
-	return nil
+	return lib{h}, nil
+}
+
+// tmpSeq numbers the temporary objects of this process.
+var tmpSeq atomic.Int64
+
+// objectTemp creates an empty temporary file for path's object, named
+// path.<pid>-<n>.tmp. NOTE: compile loads the object under this name, so a
+// process must never use a name twice (see loaded); a file of that name left
+// by a crashed process with the same pid is skipped.
+func objectTemp(path string) (string, error) {
+	for {
+		name := fmt.Sprintf("%s.%d-%d.tmp", path, os.Getpid(), tmpSeq.Add(1))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("clang: %w", err)
+		}
+		f.Close()
+		return name, nil
+	}
 }
 
 // writeAtomic writes data to path through a temporary file and a rename.

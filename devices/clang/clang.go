@@ -12,6 +12,9 @@
 // compiler and its flags, written under a temporary name and renamed, with a
 // checksum beside it, so concurrent processes never see half a file and a
 // damaged file is rebuilt. A second run of the same program compiles nothing.
+// The cache holds at most $TINY_CACHE_MAX bytes (256M by default, 0 for no
+// bound): after its first compile, a process evicts the least recently used
+// objects and removes temporary files older than ten minutes.
 package clang
 
 import (
@@ -103,7 +106,7 @@ func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := cacheDir(d.opts.CacheDir)
+	dir, err := openCache(d.opts.CacheDir)
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +121,9 @@ func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
 	lib, compiled, err := build(tc, dir, src)
 	if err != nil {
 		return nil, err
+	}
+	if compiled {
+		pruneOnce(dir)
 	}
 	if d.opts.Debug >= 2 && compiled {
 		fmt.Fprintf(d.log, "clang: compiled %s with %s\n", p.Name, tc.path)
