@@ -52,6 +52,11 @@ type Target struct {
 	// accumulators in an inner loop, so each load of the shared operand
 	// serves Rows rows.
 	Rows, Cols int
+	// Dot upcasts a reduce with lanes (a @ b.T: dot products of rows that
+	// are both contiguous): up to two output axes that some load does not
+	// depend on are emitted Dot times each, every copy with its own lanes,
+	// so each loaded vector serves Dot outputs.
+	Dot int
 	// Tile is the side of the square tiles an elementwise kernel whose
 	// loads stride along its innermost axis (a transpose) walks, so each
 	// cache line a tile touches is used whole.
@@ -59,8 +64,9 @@ type Target struct {
 }
 
 // DefaultTarget is the target of the C renderer: 16 float lanes (one
-// 512-bit register), an 8 x 32 register tile, 8 x 8 transpose tiles.
-var DefaultTarget = Target{Lanes: 16, Rows: 8, Cols: 32, Tile: 8}
+// 512-bit register), an 8 x 32 register tile, 4 x 4 dot products, 8 x 8
+// transpose tiles.
+var DefaultTarget = Target{Lanes: 16, Rows: 8, Cols: 32, Dot: 4, Tile: 8}
 
 // Tuning constants.
 const (
@@ -129,6 +135,9 @@ func (pl *plan) order(opts Options) nest {
 	}
 	if u < 0 && len(nt.red) > 0 && !opts.NoReorder {
 		nt.addLanes(pl, t.Lanes)
+		if len(nt.lanes) > 0 {
+			nt.upcastDot(pl, t.Dot)
+		}
 	}
 	tiled := len(nt.red) == 0 && !opts.NoReorder && nt.tile(pl, t.Tile)
 	if !opts.NoUnroll && u < 0 && !tiled {
@@ -232,6 +241,31 @@ func (nt *nest) addLanes(pl *plan, lanes int) {
 	nt.lanes = []loop{{axis: last.axis, size: lanes, mul: 1, kind: RangeInner}}
 	last.size /= lanes
 	last.mul = lanes
+}
+
+// upcastDot upcasts up to two output loops by dot, each along an axis some
+// load does not depend on (its loads are then shared by the copies), the
+// innermost first.
+func (nt *nest) upcastDot(pl *plan, dot int) {
+	if dot < 2 {
+		return
+	}
+	strides := pl.loadStrides()
+	for i := len(nt.outer) - 1; i >= 0 && len(nt.upcast) < 2; i-- {
+		l := &nt.outer[i]
+		if l.mul != 1 || l.size%dot != 0 || l.size < 2*dot {
+			continue
+		}
+		shared := false
+		for _, s := range strides {
+			shared = shared || s[l.axis] == 0
+		}
+		if shared {
+			nt.upcast = append(nt.upcast, loop{axis: l.axis, size: dot, mul: 1})
+			l.size /= dot
+			l.mul = dot
+		}
+	}
 }
 
 // tile walks the two innermost output loops of an elementwise kernel in

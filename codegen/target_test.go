@@ -116,3 +116,24 @@ func TestTransposeTiles(t *testing.T) {
 		t.Errorf("contiguous copy: want one loop\n%s", p)
 	}
 }
+
+// TestDot checks a @ b.T, dot products of contiguous rows: lanes along the
+// reduce, both output axes upcast by Dot, each loaded vector shared by the
+// copies along the other axis.
+func TestDot(t *testing.T) {
+	m, n, k := 32, 48, 64
+	a := must(shape.FromInts(m, 1, k).ExpandInts([]int{m, n, k}))
+	b := must(shape.FromInts(1, n, k).ExpandInts([]int{m, n, k}))
+	kern := &Kernel{AST: store(Float32, shape.FromInts(m, n, 1), sum([]int{2}, alu(OpMul, Float32, load(1, Float32, a), load(2, Float32, b)))),
+		Bufs: []BufSpec{{Float32, m * n}, {Float32, m * k}, {Float32, n * k}}}
+	p := lower(t, kern, Options{Target: &Target{Lanes: 16, Dot: 4}})
+	if n := count(p, OpDefineAcc); n != 16 {
+		t.Errorf("want 4 x 4 accumulators, got %d\n%s", n, p)
+	}
+	if la, lb := loadsOf(p, 1), loadsOf(p, 2); la != 4 || lb != 4 {
+		t.Errorf("want 4 loads of each operand, got %d and %d\n%s", la, lb, p)
+	}
+	if got, want := rangeSizes(p), []int{8, 12, 4, 16}; !slices.Equal(got, want) {
+		t.Errorf("loops %v, want %v\n%s", got, want, p)
+	}
+}

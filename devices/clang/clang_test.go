@@ -42,7 +42,7 @@ func check(t *testing.T, k *codegen.Kernel) {
 	bufs := kt.Alloc(k, rng)
 	want := devices.Alloc(k.Bufs[0].DType, k.Bufs[0].Size)
 	for _, opts := range []codegen.Options{{}, {NoMerge: true, NoReorder: true, NoUnroll: true, NoSplit: true},
-		{Target: &codegen.Target{Lanes: 3, Rows: 2, Cols: 4, Tile: 2}}} {
+		{Target: &codegen.Target{Lanes: 3, Rows: 2, Cols: 4, Dot: 2, Tile: 2}}} {
 		p, err := codegen.Lower(k, opts)
 		if err != nil {
 			t.Fatalf("lower: %v", err)
