@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"flag"
 	"math/rand"
 	"syscall"
 	"testing"
@@ -11,13 +12,14 @@ import (
 	"tiny/shape"
 )
 
-// bench lowers k, compiles it and times Run with the output buffer reused.
+// bench lowers k for the CPU target, compiles it and times Run with the
+// output buffer reused.
 func bench(b *testing.B, k *codegen.Kernel) {
-	p, err := codegen.Lower(k, codegen.Options{})
+	p, err := codegen.Lower(k, codegen.Options{Target: &cpuTarget})
 	if err != nil {
 		b.Fatal(err)
 	}
-	dev, _ := Open(devices.Options{Threads: benchThreads})
+	dev, _ := Open(devices.Options{Threads: *benchThreads})
 	r, err := dev.Compile(p)
 	if err != nil {
 		b.Fatal(err)
@@ -47,7 +49,7 @@ func cpuTime() int64 {
 
 const n16M = 1 << 24
 
-var benchThreads = 0 // GOMAXPROCS
+var benchThreads = flag.Int("threads", 0, "workers of the benchmarks (0 means GOMAXPROCS)")
 
 func BenchmarkAdd(b *testing.B) {
 	s := shape.FromInts(4096, 4096)
@@ -77,8 +79,10 @@ func BenchmarkTranspose(b *testing.B) {
 	bench(b, kt.Kernel(shape.FromInts(4096, 4096), kt.Load(1, f32, x), spec(f32, n16M)))
 }
 
-func BenchmarkMatmul512(b *testing.B) {
-	const n = 512
+func BenchmarkMatmul512(b *testing.B)  { benchMatmul(b, 512) }
+func BenchmarkMatmul1024(b *testing.B) { benchMatmul(b, 1024) }
+
+func benchMatmul(b *testing.B, n int) {
 	a := kt.Must(shape.FromInts(n, 1, n).ExpandInts([]int{n, n, n}))
 	bt := kt.Must(kt.Must(kt.Must(shape.FromInts(n, n).Permute([]int{1, 0})).ReshapeInts([]int{1, n, n})).ExpandInts([]int{n, n, n}))
 	bench(b, kt.Kernel(shape.FromInts(n, n, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, bt))),
