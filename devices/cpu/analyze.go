@@ -5,7 +5,7 @@ import "tiny/codegen"
 // This file holds the analysis that runs before any closure is built:
 // which loop each uop is in, which index values are affine in an innermost
 // loop variable, which ALU results are computed in place in the output,
-// which MULs fuse into their consumer, and which loops run in tiles.
+// and which MULs fuse into their consumer.
 
 // term is one scalar index value times a constant.
 type term struct{ slot, mul int }
@@ -208,20 +208,4 @@ func (c *compiler) fusions() {
 		}
 		c.fuse[v] = i
 	}
-}
-
-// tile makes b run in tiles when its last statement is the innermost loop
-// child, which walks memory with a large stride, and reordering iterations
-// is safe: b has no effects of its own, child only stores, and no buffer
-// stored is also loaded.
-func (c *compiler) tile(b, child *block) {
-	if b.rng < 0 || b.inner || !child.inner || !child.strided || b.side || len(b.stmts) == 0 {
-		return
-	}
-	for j := child.rng + 1; c.u[j].Op != codegen.OpEnd || c.u[j].Src[0] != child.rng; j++ {
-		if u := c.u[j]; u.Op == codegen.OpAccum || (u.Op == codegen.OpStore && c.loaded[c.u[u.Src[0]].Buf]) {
-			return
-		}
-	}
-	b.tile, b.pre = child, b.stmts[:len(b.stmts)-1]
 }

@@ -24,27 +24,12 @@ type block struct {
 	inner bool
 	stmts []stmt  // outer loops
 	vec   []vfunc // innermost loops
-
-	// Tiling: a loop whose body is a few scalar uops (pre) and then one
-	// innermost loop (tile) runs in tiles of tileRows of its iterations by
-	// tileCols of the inner loop's, so that a strided load or store (a
-	// transpose) reuses each cache line it touches.
-	side, strided bool // uops with effects in this block; a large stride in it
-	tile          *block
-	pre           []stmt
 }
 
-const (
-	tileRows = 16
-	tileCols = 64
-)
-
-// run executes iterations [lo, hi) of the loop.
+// run executes iterations [lo, hi) of the loop. The loop order is the
+// program's: codegen walks transposes in square tiles for this device
+// (cpuTarget.Tile).
 func (b *block) run(fr *frame, lo, hi int) {
-	if b.tile != nil {
-		b.runTiled(fr, lo, hi)
-		return
-	}
 	if b.inner {
 		for blk := lo; blk < hi; blk += blockSize {
 			n := min(blockSize, hi-blk)
@@ -59,24 +44,6 @@ func (b *block) run(fr *frame, lo, hi int) {
 		v[0] = i
 		for _, s := range b.stmts {
 			s(fr)
-		}
-	}
-}
-
-func (b *block) runTiled(fr *frame, lo, hi int) {
-	v, in := fr.cur.ix[b.rng], b.tile
-	m := fr.cur.ix[in.end][0]
-	for i0 := lo; i0 < hi; i0 += tileRows {
-		i1 := min(i0+tileRows, hi)
-		for j0 := 0; j0 < m; j0 += tileCols {
-			j1 := min(j0+tileCols, m)
-			for i := i0; i < i1; i++ {
-				v[0] = i
-				for _, s := range b.pre {
-					s(fr)
-				}
-				in.run(fr, j0, j1)
-			}
 		}
 	}
 }
@@ -144,22 +111,13 @@ func compile(p *codegen.Program) (prog *program, err error) {
 			c.blk = b
 			continue
 		case codegen.OpEnd:
-			child := c.blk
 			stack = stack[:len(stack)-1]
 			c.blk = stack[len(stack)-1]
-			c.tile(c.blk, child)
 			continue
 		case codegen.OpDefineAcc:
 			if c.blk == root {
 				c.prog.accs = append(c.prog.accs, i)
 			}
-		}
-		switch u.Op {
-		case codegen.OpStore, codegen.OpAccum, codegen.OpDefineAcc:
-			c.blk.side = true
-		}
-		if a, ok := c.aff[i]; ok && (a.coef >= 8 || a.coef <= -8) && c.blk.inner {
-			c.blk.strided = true
 		}
 		f := c.uop(i)
 		if f == nil {

@@ -43,6 +43,9 @@ func (d *Device) Name() string { return "CPU" }
 // runs of the innermost loop, so runs must be long. A register tile of 4
 // rows shares each run of the other operand among them, with columns in
 // runs of 256; lanes would make runs short, so reduces fold whole runs.
+// Transposes walk 128 x 128 tiles, the device's only tiling: on a 4096²
+// transpose (one worker) 16, 32, 64, 128 and 256 took 85, 67, 57, 47 and
+// 46 ms, the device's own 16 x 64 tiles it had before 60 ms.
 func (d *Device) Target() codegen.Target {
 	return cpuTarget
 }

@@ -64,17 +64,28 @@ func TestElementwise(t *testing.T) {
 	check(t, kt.Kernel(s2, kt.Op(codegen.OpSqrt, f32, kt.Op(codegen.OpMax, f32, kt.Load(1, f32, tr), kt.Const(0, f32, kt.Must(shape.FromInts(1, 1).ExpandInts([]int{100, 3}))))), spec(f32, 300)))
 }
 
-// TestTiled covers the tiled loops of a transpose whose sizes are not
-// multiples of the tile.
+// TestTiled covers transposes walked in codegen's square tiles (the
+// device has no tiling of its own): under the CPU target, and under small
+// tiles that do not divide the sizes evenly or do.
 func TestTiled(t *testing.T) {
-	x := kt.Must(shape.FromInts(50, 70).Permute([]int{1, 0}))
-	k := kt.Kernel(shape.FromInts(70, 50), kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, x), kt.Load(1, f32, x)), spec(f32, 3500))
-	p, _ := codegen.Lower(k, codegen.Options{})
-	prog, err := compile(p)
-	if err != nil || prog.global.tile == nil {
-		t.Fatalf("want a tiled global loop (err %v)\n%s", err, p)
+	x := kt.Must(shape.FromInts(256, 384).Permute([]int{1, 0}))
+	k := kt.Kernel(shape.FromInts(384, 256), kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, x), kt.Load(1, f32, x)), spec(f32, 256*384))
+	p, err := codegen.Lower(k, codegen.Options{Target: &cpuTarget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranges := 0
+	for _, u := range p.UOps {
+		if u.Op == codegen.OpRange {
+			ranges++
+		}
+	}
+	if ranges != 4 {
+		t.Fatalf("want the transpose in tiles (4 loops), got %d loops\n%s", ranges, p)
 	}
 	check(t, k)
+	x = kt.Must(shape.FromInts(50, 70).Permute([]int{1, 0}))
+	check(t, kt.Kernel(shape.FromInts(70, 50), kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, x), kt.Load(1, f32, x)), spec(f32, 3500)))
 }
 
 func TestPadAndMultiView(t *testing.T) {
