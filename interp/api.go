@@ -78,6 +78,7 @@ func (it *Interp) engine() *tensor.Engine {
 	if it.eng == nil && it.engErr == nil {
 		it.eng, it.engErr = tensor.NewEngine(tensor.Options{
 			Device: it.opts.Device, Debug: it.opts.Debug, Log: it.opts.Stdout,
+			Context: func() context.Context { return it.ctx },
 		})
 	}
 	if it.engErr != nil {

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sync"
@@ -19,6 +20,14 @@ type Options struct {
 	Log      io.Writer // where debug output goes; nil discards it
 	Threads  int       // goroutines per kernel, passed to the device; 0 = GOMAXPROCS
 	CacheDir string    // compiled artifacts, for devices that compile; "" = default
+
+	// Context, when set, returns the context each kernel runs under: once
+	// it is done the running kernel stops between chunks of its global
+	// loop and the realization panics with a *Error "interrupted" that
+	// wraps the context's error. The tensors it was computing stay
+	// unrealized. The interpreter passes the context of the statement it
+	// runs, so Ctrl-C stops a long matmul, not only the loop around it.
+	Context func() context.Context
 }
 
 // Engine owns a device and the settings every tensor built from it shares:
@@ -68,6 +77,16 @@ func NewEngine(opts Options) (*Engine, error) {
 		return nil, err
 	}
 	return &Engine{opts: opts, dev: dev, runners: map[string]*compiled{}}, nil
+}
+
+// context returns the context kernels run under.
+func (e *Engine) context() context.Context {
+	if e.opts.Context != nil {
+		if ctx := e.opts.Context(); ctx != nil {
+			return ctx
+		}
+	}
+	return context.Background()
 }
 
 // DeviceName returns the name of the engine's device, such as "CPU".

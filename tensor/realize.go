@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -220,7 +221,11 @@ func (e *Engine) run(k *codegen.Kernel, bufs []*devices.Buffer, log io.Writer) {
 		e.stats.Compiles++
 	}
 	start := time.Now()
-	if err := c.runner.Run(bufs, nil); err != nil {
+	ctx := e.context()
+	if err := devices.Run(ctx, c.runner, bufs, nil); err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			panic(&Error{Msg: "interrupted", Err: err})
+		}
 		fail("%s device failed running kernel %s: %v", e.DeviceName(), k.Name, err)
 	}
 	el := time.Since(start)

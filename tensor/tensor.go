@@ -34,10 +34,14 @@ type Tensor struct {
 // Catch.
 type Error struct {
 	Msg string
+	Err error // the cause, when there is one: context.Canceled for an interrupted kernel
 }
 
 // Error returns the message, e.g. "cannot broadcast shapes (2, 3) and (4,)".
 func (e *Error) Error() string { return e.Msg }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
 
 // fail panics with a *Error built from a format.
 func fail(format string, args ...any) {

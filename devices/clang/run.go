@@ -1,9 +1,9 @@
 package clang
 
 import (
+	"context"
 	"fmt"
 	"runtime"
-	"sync"
 	"unsafe"
 
 	"tiny/codegen"
@@ -36,10 +36,16 @@ type runner struct {
 // Source returns the kernel's C source, as DEBUG=4 prints it.
 func (r *runner) Source() string { return r.src }
 
-// Run calls the kernel over bufs. The global loop is split into one
-// contiguous share per worker; a SplitReduce program then combines the
-// workers' partial accumulators and runs its tail once.
+// Run calls the kernel over bufs.
 func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) error {
+	return r.RunContext(context.Background(), bufs, vars)
+}
+
+// RunContext calls the kernel over bufs, the global loop cut into chunks
+// that the workers take in turn (devices.Parallel), and stops between
+// chunks once ctx is done. Each chunk of a SplitReduce program folds into
+// its own partial accumulators; Finish combines them and runs the tail.
+func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars map[string]int64) error {
 	p := r.p
 	if len(bufs) != len(p.Bufs) {
 		return fmt.Errorf("clang: %s: got %d buffers, want %d", p.Name, len(bufs), len(p.Bufs))
@@ -64,37 +70,32 @@ func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) error {
 	if p.Global >= 2 && p.Work >= minParallel {
 		workers = min(r.threads, p.Global)
 	}
+	chunks := devices.Chunks(p.Global, workers)
 	var parts []uint64
 	if r.abi.Finish != "" {
-		parts = make([]uint64, workers*r.abi.PartBytes/8+1)
+		parts = make([]uint64, chunks*r.abi.PartBytes/8+1)
 	}
 	arg, vp := unsafe.Pointer(&ptrs[0]), unsafe.Pointer(&vals[0])
-	part := func(w int) unsafe.Pointer {
+	part := func(c int) unsafe.Pointer {
 		if parts == nil {
 			return nil
 		}
-		return unsafe.Add(unsafe.Pointer(&parts[0]), w*r.abi.PartBytes)
+		return unsafe.Add(unsafe.Pointer(&parts[0]), c*r.abi.PartBytes)
 	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := p.Global*w/workers, p.Global*(w+1)/workers
-		if w == workers-1 {
-			r.entry(arg, int64(lo), int64(hi), part(w), vp)
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.entry(arg, int64(lo), int64(hi), part(w), vp)
-		}()
+	var err error
+	if p.Global == 0 {
+		r.entry(arg, 0, 0, part(0), vp)
+	} else {
+		err = devices.Parallel(ctx, p.Global, workers, func(int) {}, func(w, c, lo, hi int) {
+			r.entry(arg, int64(lo), int64(hi), part(c), vp)
+		})
 	}
-	wg.Wait()
-	if r.finish != nil {
-		r.finish(arg, part(0), int64(workers), vp)
+	if err == nil && r.finish != nil {
+		r.finish(arg, part(0), int64(chunks), vp)
 	}
 	runtime.KeepAlive(ptrs)
 	runtime.KeepAlive(vals)
 	runtime.KeepAlive(parts)
 	runtime.KeepAlive(bufs)
-	return nil
+	return err
 }
