@@ -12,9 +12,18 @@ import (
 
 // Handle serves one request: it publishes status busy, answers through
 // reply (except for requests that take no reply), publishes status idle,
-// and reports whether the request was a cell that failed. No panic
+// and reports whether the request was a cell that failed and asked to
+// stop on error. No panic
 // escapes: one becomes an error reply.
 func (k *Kernel) Handle(ctx context.Context, req *Message, reply func(*Message)) (failed bool) {
+	return k.handle(ctx, req, reply, nil)
+}
+
+// handle is Handle. When a cell fails and asks to stop on error, the
+// execute requests waiting in queue (if not nil) are aborted before the
+// failure is replied, so that a frontend that sends its next cell on
+// seeing the reply never has it aborted.
+func (k *Kernel) handle(ctx context.Context, req *Message, reply func(*Message), queue <-chan *Message) (failed bool) {
 	k.publishStatus(req, "busy")
 	var stop bool
 	defer func() {
@@ -61,6 +70,9 @@ func (k *Kernel) Handle(ctx context.Context, req *Message, reply func(*Message))
 			return false // comm_open and the like take no reply
 		}
 		content = errorContent("UnknownRequest", "tiny kernel does not serve "+typ, nil)
+	}
+	if failed && queue != nil {
+		k.abortQueued(ctx, queue, reply)
 	}
 	k.reply(req, reply, content)
 	return failed
@@ -147,11 +159,8 @@ func (k *Kernel) complete(req *Message) map[string]any {
 		start--
 	}
 	matches := []string{}
-	if k.itMu.TryLock() {
-		for _, cand := range k.it.Completions(line) {
-			matches = append(matches, strings.TrimPrefix(cand, line[:start]))
-		}
-		k.itMu.Unlock()
+	for _, cand := range k.completions(line) {
+		matches = append(matches, strings.TrimPrefix(cand, line[:start]))
 	}
 	return map[string]any{
 		"status":       "ok",
@@ -160,6 +169,16 @@ func (k *Kernel) complete(req *Message) map[string]any {
 		"cursor_end":   cursor,
 		"metadata":     map[string]any{},
 	}
+}
+
+// completions returns the interpreter's completions of line, or none while
+// a cell runs.
+func (k *Kernel) completions(line string) []string {
+	if !k.itMu.TryLock() {
+		return nil
+	}
+	defer k.itMu.Unlock()
+	return k.it.Completions(line)
 }
 
 // prefixRunes returns the first n code points of s (all of s when n is out

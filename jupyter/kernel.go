@@ -142,10 +142,7 @@ func (k *Kernel) Run(ctx context.Context) error {
 			k.Interrupt()
 			return nil
 		case req := <-shell:
-			reply := func(m *Message) { k.send(s.shell, "shell", m) }
-			if failed := k.Handle(ctx, req, reply); failed {
-				k.abortQueued(ctx, shell, reply)
-			}
+			k.handle(ctx, req, func(m *Message) { k.send(s.shell, "shell", m) }, shell)
 		}
 	}
 }

@@ -1,0 +1,337 @@
+package jupyter
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	_ "tiny/devices/cpu"
+	"tiny/interp"
+)
+
+// recorder collects what a kernel publishes and replies, as a frontend
+// would see it.
+type recorder struct {
+	mu  sync.Mutex
+	pub []*Message
+}
+
+func (r *recorder) add(m *Message) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.pub = append(r.pub, m)
+}
+
+// take returns and forgets what was published.
+func (r *recorder) take() []*Message {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.pub
+	r.pub = nil
+	return out
+}
+
+func newTestKernel(t *testing.T) (*Kernel, *recorder) {
+	t.Helper()
+	k, err := New(Connection{Key: "key"}, Options{Interp: interp.Options{Device: "CPU"}, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	k.publish = rec.add
+	return k, rec
+}
+
+// request returns a request of type typ as a frontend sends it.
+func request(t *testing.T, typ string, content any) *Message {
+	t.Helper()
+	m, err := NewMessage("client", typ, nil, content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Identities = [][]byte{[]byte("client")}
+	return m
+}
+
+// do handles req and returns the reply's type and content and the iopub
+// messages it published (as type: content lines).
+func do(t *testing.T, k *Kernel, rec *recorder, req *Message) (string, map[string]any, []string) {
+	t.Helper()
+	var reply *Message
+	k.Handle(context.Background(), req, func(m *Message) { reply = m })
+	var pub []string
+	for _, m := range rec.take() {
+		if string(m.ParentHeader) != string(req.parentJSON()) {
+			t.Errorf("%s: parent_header %s, want the request's", m.Header.MsgType, m.ParentHeader)
+		}
+		pub = append(pub, m.Header.MsgType+": "+string(m.Content))
+	}
+	if reply == nil {
+		return "", nil, pub
+	}
+	if string(reply.Identities[0]) != "client" {
+		t.Errorf("reply identities %q", reply.Identities)
+	}
+	var c map[string]any
+	if err := json.Unmarshal(reply.Content, &c); err != nil {
+		t.Fatal(err)
+	}
+	return reply.Header.MsgType, c, pub
+}
+
+func execute(t *testing.T, k *Kernel, rec *recorder, code string) (map[string]any, []string) {
+	t.Helper()
+	typ, c, pub := do(t, k, rec, request(t, "execute_request", map[string]any{"code": code}))
+	if typ != "execute_reply" {
+		t.Fatalf("%q: reply %s", code, typ)
+	}
+	return c, pub
+}
+
+func TestExecuteSession(t *testing.T) {
+	k, rec := newTestKernel(t)
+	tests := []struct {
+		code   string
+		status string
+		count  float64
+		pub    []string // iopub messages between busy and idle
+	}{
+		{"x = 1 + 2\nprint(\"x is\", x)", "ok", 1, []string{
+			`execute_input: {"code":"x = 1 + 2\nprint(\"x is\", x)","execution_count":1}`,
+			`stream: {"name":"stdout","text":"x is 3\n"}`}},
+		{"x\nx * 2", "ok", 2, []string{
+			`execute_input: {"code":"x\nx * 2","execution_count":2}`,
+			`stream: {"name":"stdout","text":"3\n"}`,
+			`execute_result: {"data":{"text/plain":"6"},"execution_count":2,"metadata":{}}`}},
+		{"y = x +", "error", 3, []string{
+			`execute_input: {"code":"y = x +","execution_count":3}`,
+			`error: {"ename":"SyntaxError","evalue":"unexpected end of input, expected expression","traceback":["\u003ccell 3\u003e:1:8: error: unexpected end of input, expected expression","    y = x +","           ^"]}`}},
+		{"fn f(a) { return a.nope }\nprint(1)\nf(x)", "error", 4, []string{
+			`execute_input: {"code":"fn f(a) { return a.nope }\nprint(1)\nf(x)","execution_count":4}`,
+			`stream: {"name":"stdout","text":"1\n"}`,
+			`error: {"ename":"EvalError","evalue":"int has no attribute nope","traceback":["\u003ccell 4\u003e:1:20: error: int has no attribute nope","    fn f(a) { return a.nope }","                       ^","  in fn f (\u003ccell 4\u003e:3:1)"]}`}},
+		{"x", "ok", 5, []string{
+			`execute_input: {"code":"x","execution_count":5}`,
+			`execute_result: {"data":{"text/plain":"3"},"execution_count":5,"metadata":{}}`}},
+		{"  \n", "ok", 5, []string{ // an empty cell takes no number
+			`execute_input: {"code":"  \n","execution_count":6}`}},
+		{"f(1)", "error", 6, []string{ // an error in a fn of an earlier cell shows that cell's line
+			`execute_input: {"code":"f(1)","execution_count":6}`,
+			`error: {"ename":"EvalError","evalue":"int has no attribute nope","traceback":["\u003ccell 4\u003e:1:20: error: int has no attribute nope","    fn f(a) { return a.nope }","                       ^","  in fn f (\u003ccell 6\u003e:1:1)"]}`}},
+	}
+	for _, tc := range tests {
+		c, pub := execute(t, k, rec, tc.code)
+		if c["status"] != tc.status || c["execution_count"] != tc.count {
+			t.Errorf("%q: reply %v, want status %s count %v", tc.code, c, tc.status, tc.count)
+		}
+		want := append(append([]string{`status: {"execution_state":"busy"}`}, tc.pub...), `status: {"execution_state":"idle"}`)
+		if strings.Join(pub, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%q published\n%s\nwant\n%s", tc.code, strings.Join(pub, "\n"), strings.Join(want, "\n"))
+		}
+		if tc.status == "error" && (c["ename"] == nil || c["traceback"] == nil) {
+			t.Errorf("%q: error reply without ename or traceback: %v", tc.code, c)
+		}
+	}
+}
+
+func TestExecuteSilent(t *testing.T) {
+	k, rec := newTestKernel(t)
+	execute(t, k, rec, "a = 1")
+	_, c, pub := do(t, k, rec, request(t, "execute_request", map[string]any{"code": "print(a)\na", "silent": true}))
+	if c["execution_count"] != 1.0 || len(pub) != 3 || !strings.HasPrefix(pub[1], "stream") {
+		t.Errorf("silent: reply %v, published %q", c, pub)
+	}
+	_, c, pub = do(t, k, rec, request(t, "execute_request", map[string]any{
+		"code": "a + 1", "store_history": false, "user_expressions": map[string]string{"two": "a * 2", "bad": "b"}}))
+	ue, _ := json.Marshal(c["user_expressions"])
+	if c["execution_count"] != 1.0 || len(pub) != 4 || !strings.Contains(pub[2], `"text/plain":"2"`) ||
+		!strings.Contains(string(ue), `"two":{"data":{"text/plain":"2"}`) || !strings.Contains(string(ue), `"ename":"EvalError"`) {
+		t.Errorf("store_history false: reply %v, published %q", c, pub)
+	}
+	c, _ = execute(t, k, rec, "a")
+	if c["execution_count"] != 2.0 {
+		t.Errorf("next stored cell: %v", c)
+	}
+}
+
+func TestStreamBatches(t *testing.T) {
+	k, rec := newTestKernel(t)
+	_, pub := execute(t, k, rec, "for i in range(1000) { print(i) }")
+	var text strings.Builder
+	n := 0
+	for _, p := range pub {
+		if body, ok := strings.CutPrefix(p, "stream: "); ok {
+			var c struct{ Name, Text string }
+			json.Unmarshal([]byte(body), &c)
+			text.WriteString(c.Text)
+			n++
+		}
+	}
+	want := ""
+	for i := range 1000 {
+		want += fmt.Sprintln(i)
+	}
+	if text.String() != want || n > 10 {
+		t.Errorf("%d stream messages, text ok: %v", n, text.String() == want)
+	}
+}
+
+func TestInterrupt(t *testing.T) {
+	k, rec := newTestKernel(t)
+	done := make(chan map[string]any)
+	go func() {
+		// Not execute: the interrupt's own status messages come meanwhile.
+		req := request(t, "execute_request", map[string]any{"code": "n = 0\nwhile true { n += 1 }"})
+		var c map[string]any
+		k.Handle(context.Background(), req, func(m *Message) { json.Unmarshal(m.Content, &c) })
+		done <- c
+	}()
+	time.Sleep(100 * time.Millisecond)
+	var reply *Message
+	k.Handle(context.Background(), request(t, "interrupt_request", map[string]any{}), func(m *Message) { reply = m })
+	if reply == nil || reply.Header.MsgType != "interrupt_reply" {
+		t.Fatalf("interrupt reply %v", reply)
+	}
+	select {
+	case c := <-done:
+		if c["ename"] != "Interrupted" || !strings.Contains(fmt.Sprint(c["traceback"]), "<cell 1>:2:1: error: interrupted") {
+			t.Errorf("interrupted cell: %v", c)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cell was not interrupted")
+	}
+	rec.take()
+	c, pub := execute(t, k, rec, "n > 0")
+	if c["status"] != "ok" || !strings.Contains(pub[2], `"text/plain":"true"`) {
+		t.Errorf("after the interrupt: %v", c)
+	}
+}
+
+func TestRequests(t *testing.T) {
+	k, rec := newTestKernel(t)
+	execute(t, k, rec, "weights = ones(2)\nwhy = 1")
+	tests := []struct {
+		typ     string
+		content any
+		reply   string // the reply's content, as JSON, or "" for none
+	}{
+		{"complete_request", map[string]any{"code": "y = wei", "cursor_pos": 7},
+			`{"cursor_end":7,"cursor_start":4,"matches":["weights"],"metadata":{},"status":"ok"}`},
+		{"complete_request", map[string]any{"code": "wh\nweights.res", "cursor_pos": 14},
+			`{"cursor_end":14,"cursor_start":11,"matches":["reshape"],"metadata":{},"status":"ok"}`},
+		{"complete_request", map[string]any{"code": "é = wh + 1", "cursor_pos": 6},
+			`{"cursor_end":6,"cursor_start":4,"matches":["where","while","why"],"metadata":{},"status":"ok"}`},
+		{"is_complete_request", map[string]any{"code": "fn f(x) {"}, `{"indent":"  ","status":"incomplete"}`},
+		{"is_complete_request", map[string]any{"code": "a = [1,\n2"}, `{"indent":"  ","status":"incomplete"}`},
+		{"is_complete_request", map[string]any{"code": "a = (1, 2)"}, `{"status":"complete"}`},
+		{"is_complete_request", map[string]any{"code": "a = )"}, `{"status":"invalid"}`},
+		{"inspect_request", map[string]any{"code": "weights", "cursor_pos": 3, "detail_level": 0},
+			`{"data":{},"found":false,"metadata":{},"status":"ok"}`},
+		{"history_request", map[string]any{}, `{"history":[],"status":"ok"}`},
+		{"comm_info_request", map[string]any{}, `{"comms":{},"status":"ok"}`},
+		{"frobnicate_request", map[string]any{},
+			`{"ename":"UnknownRequest","evalue":"tiny kernel does not serve frobnicate_request","status":"error","traceback":["error: tiny kernel does not serve frobnicate_request"]}`},
+		{"comm_open", map[string]any{}, ""},
+	}
+	for _, tc := range tests {
+		typ, c, pub := do(t, k, rec, request(t, tc.typ, tc.content))
+		got, _ := json.Marshal(c)
+		if tc.reply == "" && typ != "" || tc.reply != "" && (string(got) != tc.reply || typ != strings.TrimSuffix(tc.typ, "request")+"reply") {
+			t.Errorf("%s %v: %s %s, want %s", tc.typ, tc.content, typ, got, tc.reply)
+		}
+		if len(pub) != 2 || !strings.Contains(pub[0], "busy") || !strings.Contains(pub[1], "idle") {
+			t.Errorf("%s published %q", tc.typ, pub)
+		}
+	}
+}
+
+func TestKernelInfo(t *testing.T) {
+	k, rec := newTestKernel(t)
+	typ, c, _ := do(t, k, rec, request(t, "kernel_info_request", map[string]any{}))
+	li, _ := c["language_info"].(map[string]any)
+	if typ != "kernel_info_reply" || c["protocol_version"] != "5.3" || c["implementation"] != "tiny" ||
+		li["name"] != "tiny" || li["file_extension"] != ".tiny" || c["status"] != "ok" {
+		t.Errorf("%s %v", typ, c)
+	}
+}
+
+func TestShutdown(t *testing.T) {
+	k, rec := newTestKernel(t)
+	stopped := false
+	k.stop = func() { stopped = true }
+	typ, c, _ := do(t, k, rec, request(t, "shutdown_request", map[string]any{"restart": true}))
+	if typ != "shutdown_reply" || c["restart"] != true || c["status"] != "ok" || !stopped {
+		t.Errorf("%s %v, stopped %v", typ, c, stopped)
+	}
+}
+
+// TestNoPanicEscapes breaks the kernel on purpose: every request still
+// gets a reply and status idle.
+func TestNoPanicEscapes(t *testing.T) {
+	k, rec := newTestKernel(t)
+	k.it = nil
+	for _, req := range []*Message{
+		request(t, "complete_request", map[string]any{"code": "x", "cursor_pos": 1}),
+		request(t, "execute_request", map[string]any{"code": "x"}),
+	} {
+		_, c, pub := do(t, k, rec, req)
+		if c["status"] != "error" || !strings.HasPrefix(fmt.Sprint(c["evalue"]), "internal error") || !strings.Contains(pub[len(pub)-1], "idle") {
+			t.Errorf("%s: %v, published %q", req.Header.MsgType, c, pub)
+		}
+	}
+	_, c, _ := do(t, k, rec, request(t, "execute_request", []int{1}))
+	if c["status"] != "error" || c["ename"] != "BadRequest" {
+		t.Errorf("content not an object: %v", c)
+	}
+}
+
+func TestAbortQueued(t *testing.T) {
+	k, rec := newTestKernel(t)
+	queue := make(chan *Message, 3)
+	queue <- request(t, "execute_request", map[string]any{"code": "a = 1"})
+	queue <- request(t, "kernel_info_request", map[string]any{})
+	queue <- request(t, "execute_request", map[string]any{"code": "b = 1"})
+	var replies []string
+	k.abortQueued(context.Background(), queue, func(m *Message) {
+		replies = append(replies, m.Header.MsgType+" "+string(m.Content))
+	})
+	want := []string{`execute_reply {"execution_count":0,"status":"aborted"}`, "kernel_info_reply", `execute_reply {"execution_count":0,"status":"aborted"}`}
+	for i := range want {
+		if i >= len(replies) || !strings.HasPrefix(replies[i], want[i]) {
+			t.Fatalf("replies %q, want %q", replies, want)
+		}
+	}
+	if _, ok := k.it.Global("a"); ok {
+		t.Error("an aborted cell ran")
+	}
+	rec.take()
+}
+
+// TestStopOnError: a failing cell aborts the cells queued behind it before
+// its own reply, and stop_on_error false does not.
+func TestStopOnError(t *testing.T) {
+	k, rec := newTestKernel(t)
+	for _, stop := range []bool{true, false} {
+		queue := make(chan *Message, 1)
+		queue <- request(t, "execute_request", map[string]any{"code": "after = 1"})
+		var replies []string
+		req := request(t, "execute_request", map[string]any{"code": "nope", "stop_on_error": stop})
+		k.handle(context.Background(), req, func(m *Message) {
+			var c map[string]any
+			json.Unmarshal(m.Content, &c)
+			replies = append(replies, fmt.Sprint(c["status"]))
+		}, queue)
+		want := "[aborted error]"
+		if !stop {
+			want = "[error]"
+		}
+		if fmt.Sprint(replies) != want || len(queue) != 1-len(replies)+1 {
+			t.Errorf("stop_on_error %v: replies %v, want %s; %d queued", stop, replies, want, len(queue))
+		}
+	}
+	rec.take()
+}
