@@ -91,6 +91,7 @@ func (c *compiler) analyze() {
 	c.affines()
 	c.fusions()
 	c.absorbs()
+	c.rowGroups()
 }
 
 // absorbs finds MULs of an innermost loop used once, by an ADD or an
@@ -208,4 +209,93 @@ func (c *compiler) fusions() {
 		}
 		c.fuse[v] = i
 	}
+}
+
+// rowGroup is a set of add-ACCUMs of one innermost loop that each absorb a
+// MUL of a scalar from outside the loop by the same run x, into
+// accumulators walked contiguously: the register tile codegen emits for a
+// matmul (acc_r[j] += a_r * b[j] for each row r). The last member computes
+// them all in one pass over x; the others compute nothing.
+type rowGroup struct {
+	x      int   // the shared run
+	last   int   // the member that computes the group
+	accums []int // the members, in program order
+	scal   []int // each member's scalar factor
+
+	// Set when the group is compiled (rows.go): snap records one reduce
+	// step, pair applies two recorded steps.
+	snap func(fr *frame, u, n int)
+	pair func(fr *frame, n int)
+}
+
+// rowGroups finds the row groups of every innermost loop. A group keeps
+// only members with no uop between them that reads or writes one of their
+// accumulators (computing the members late must not change what anything
+// sees), and holds at least two.
+func (c *compiler) rowGroups() {
+	c.group = map[int]*rowGroup{}
+	open := map[int]*rowGroup{} // by shared run
+	var groups []*rowGroup
+	accOf := map[int]bool{} // accumulators of open groups' members
+	flush := func() {
+		for _, g := range open {
+			groups = append(groups, g)
+		}
+		clear(open)
+		clear(accOf)
+	}
+	for i, u := range c.u {
+		h := c.scope[i]
+		if x, s, ok := c.rowMember(i); ok {
+			g := open[x]
+			if g == nil {
+				g = &rowGroup{x: x}
+				open[x] = g
+			}
+			g.accums, g.scal = append(g.accums, i), append(g.scal, s)
+			accOf[u.Src[0]] = true
+			continue
+		}
+		switch {
+		case u.Op == codegen.OpEnd || u.Op == codegen.OpRange || h < 0 || !c.inner[h]:
+			flush()
+		case (u.Op == codegen.OpLoad || u.Op == codegen.OpStore || u.Op == codegen.OpAccum) && accOf[u.Src[0]]:
+			flush()
+		}
+	}
+	flush()
+	for _, g := range groups {
+		if len(g.accums) < 2 {
+			continue
+		}
+		g.last = g.accums[len(g.accums)-1]
+		for _, a := range g.accums {
+			c.group[a] = g
+		}
+	}
+}
+
+// rowMember reports whether uop i can join a row group, with the group's
+// shared run and its own scalar factor.
+func (c *compiler) rowMember(i int) (x, s int, ok bool) {
+	u := c.u[i]
+	h := c.scope[i]
+	if u.Op != codegen.OpAccum || h < 0 || !c.inner[h] {
+		return 0, 0, false
+	}
+	m, ok := c.absorb[i]
+	if _, chained := c.chained[i]; !ok || chained {
+		return 0, 0, false
+	}
+	if a, ok := c.aff[u.Src[1]]; !ok || a.coef != 1 {
+		return 0, 0, false
+	}
+	x, s = c.u[m].Src[0], c.u[m].Src[1]
+	if c.home(x) != h {
+		x, s = s, x
+	}
+	if c.home(x) != h || c.home(s) == h {
+		return 0, 0, false
+	}
+	return x, s, true
 }

@@ -24,12 +24,20 @@ type block struct {
 	inner bool
 	stmts []stmt  // outer loops
 	vec   []vfunc // innermost loops
+
+	lastLoop *block    // the last loop started in this block
+	nAtLoop  int       // len(stmts) once lastLoop's statement was added
+	paired   *pairLoop // set when the loop runs in pairs of iterations (rows.go)
 }
 
 // run executes iterations [lo, hi) of the loop. The loop order is the
 // program's: codegen walks transposes in square tiles for this device
 // (cpuTarget.Tile).
 func (b *block) run(fr *frame, lo, hi int) {
+	if b.paired != nil {
+		b.paired.run(fr, b, lo, hi)
+		return
+	}
 	if b.inner {
 		for blk := lo; blk < hi; blk += blockSize {
 			n := min(blockSize, hi-blk)
@@ -61,11 +69,12 @@ type compiler struct {
 	inner   map[int]bool // RANGEs with no loop inside
 	uses    []int
 	aff     map[int]affine
-	mat     map[int]bool // affine values already materialized
-	fuse    map[int]int  // ALU uop -> the STORE whose memory it computes into
-	absorb  map[int]int  // ADD or ACCUM -> the MUL it computes along with it
-	inMul   map[int]bool // MULs (and chained ADDs) computed by their consumer
-	chained map[int]int  // add-ACCUM -> the ADD (absorbing a MUL) under the MUL it absorbs
+	mat     map[int]bool      // affine values already materialized
+	fuse    map[int]int       // ALU uop -> the STORE whose memory it computes into
+	absorb  map[int]int       // ADD or ACCUM -> the MUL it computes along with it
+	inMul   map[int]bool      // MULs (and chained ADDs) computed by their consumer
+	chained map[int]int       // add-ACCUM -> the ADD (absorbing a MUL) under the MUL it absorbs
+	group   map[int]*rowGroup // add-ACCUM -> the row group computing it
 	slots   []slotInit
 	blk     *block // the block being filled
 	prog    *program
@@ -83,6 +92,7 @@ type program struct {
 	suffix []stmt  // top-level uops after it
 	accs   []int   // top-level DEFINE_ACCs, combined across workers for SplitReduce
 	temps  []rtype // scratch slots past the uops
+	paired int     // reduce loops run in pairs of iterations (rows.go), for tests
 }
 
 func compile(p *codegen.Program) (prog *program, err error) {
@@ -106,11 +116,13 @@ func compile(p *codegen.Program) (prog *program, err error) {
 				root.stmts = nil
 			} else {
 				c.addStmt(loopStmt(b))
+				c.blk.lastLoop, c.blk.nAtLoop = b, len(c.blk.stmts)
 			}
 			stack = append(stack, b)
 			c.blk = b
 			continue
 		case codegen.OpEnd:
+			c.pairs(c.blk)
 			stack = stack[:len(stack)-1]
 			c.blk = stack[len(stack)-1]
 			continue

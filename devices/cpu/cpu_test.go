@@ -19,13 +19,20 @@ func spec(d codegen.DType, n int) codegen.BufSpec { return codegen.BufSpec{DType
 // tiles, and compares with the oracle.
 func check(t *testing.T, k *codegen.Kernel) {
 	t.Helper()
+	checkOpts(t, k, []codegen.Options{{}, {NoMerge: true, NoReorder: true, NoUnroll: true, NoSplit: true}, {NoUnroll: true}, {NoReorder: true},
+		{Target: &cpuTarget}, {Target: &codegen.Target{Lanes: 2, Rows: 2, Cols: 4, Tile: 2}}, {Target: &codegen.Target{Lanes: 3, Rows: 3, Cols: 6, Tile: 3}}})
+}
+
+// checkOpts runs k under each of opts with one and three workers and
+// compares with the oracle.
+func checkOpts(t *testing.T, k *codegen.Kernel, optsList []codegen.Options) {
+	t.Helper()
 	rng := rand.New(rand.NewSource(1))
 	bufs := kt.Alloc(k, rng)
 	want := devices.Alloc(k.Bufs[0].DType, k.Bufs[0].Size)
 	want.Zero()
 	kt.Eval(k, append([]*devices.Buffer{want}, bufs[1:]...))
-	for _, opts := range []codegen.Options{{}, {NoMerge: true, NoReorder: true, NoUnroll: true, NoSplit: true}, {NoUnroll: true}, {NoReorder: true},
-		{Target: &cpuTarget}, {Target: &codegen.Target{Lanes: 2, Rows: 2, Cols: 4, Tile: 2}}, {Target: &codegen.Target{Lanes: 3, Rows: 3, Cols: 6, Tile: 3}}} {
+	for _, opts := range optsList {
 		for _, threads := range []int{1, 3} {
 			p, err := codegen.Lower(k, opts)
 			if err != nil {

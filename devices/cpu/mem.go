@@ -201,6 +201,12 @@ func (c *compiler) accum(i int) vfunc {
 	} else {
 		ac = access{idx: c.in(u.Src[1])}
 	}
+	if g, ok := c.group[i]; ok {
+		if i != g.last {
+			return nil
+		}
+		return c.accumRows(g)
+	}
 	if q, ok := c.chained[i]; ok {
 		return c.accumChain(i, q)
 	}

@@ -1,0 +1,72 @@
+package cpu
+
+import (
+	"testing"
+
+	"tiny/codegen"
+	kt "tiny/devices/internal/kerneltest"
+	"tiny/shape"
+)
+
+// matmul returns the kernel of an (m, k) @ (k, n) matmul as the scheduler
+// builds it; padA and padB pad A along k and B along n by one element on
+// each side (masked loads: B's run is then gathered, not aliased).
+func matmul(m, n, k int, padA, padB bool) *codegen.Kernel {
+	at, asz := shape.FromInts(m, k), m*k
+	if padA {
+		at, asz = kt.Must(shape.FromInts(m, k-2).PadInts([][2]int{{0, 0}, {1, 1}})), m*(k-2)
+	}
+	bt, bsz := shape.FromInts(k, n), k*n
+	if padB {
+		bt, bsz = kt.Must(shape.FromInts(k, n-2).PadInts([][2]int{{0, 0}, {1, 1}})), k*(n-2)
+	}
+	a := kt.Must(kt.Must(at.ReshapeInts([]int{m, 1, k})).ExpandInts([]int{m, n, k}))
+	b := kt.Must(kt.Must(kt.Must(bt.Permute([]int{1, 0})).ReshapeInts([]int{1, n, k})).ExpandInts([]int{m, n, k}))
+	return kt.Kernel(shape.FromInts(m, n, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))),
+		spec(f32, asz), spec(f32, bsz))
+}
+
+// rowTargets are register tiles of 2 to 8 rows (groups of four and
+// remainders) over short and odd columns.
+var rowTargets = []codegen.Options{
+	{Target: &cpuTarget},
+	{Target: &codegen.Target{Rows: 4, Cols: 8}},
+	{Target: &codegen.Target{Rows: 8, Cols: 16}},
+	{Target: &codegen.Target{Rows: 5, Cols: 7}},
+	{Target: &codegen.Target{Rows: 3, Cols: 5}},
+	{Target: &codegen.Target{Rows: 2, Cols: 64}},
+}
+
+// TestRowGroups checks matmuls whose register tiles run as row groups and
+// whose reduce loops run in pairs, with an odd number of reduce steps, odd
+// columns and masked loads of either operand.
+func TestRowGroups(t *testing.T) {
+	for _, c := range []struct {
+		m, n, k    int
+		padA, padB bool
+	}{
+		{16, 70, 24, false, false},
+		{24, 33, 7, false, false},
+		{40, 64, 1, false, false},
+		{16, 48, 9, true, false},
+		{16, 48, 9, false, true},
+		{10, 21, 13, true, true},
+	} {
+		checkOpts(t, matmul(c.m, c.n, c.k, c.padA, c.padB), rowTargets)
+	}
+}
+
+// TestPairedLoops checks that a matmul's reduce loop runs in pairs, with
+// its inner run aliased or gathered.
+func TestPairedLoops(t *testing.T) {
+	for _, padB := range []bool{false, true} {
+		p, err := codegen.Lower(matmul(16, 64, 9, false, padB), codegen.Options{Target: &codegen.Target{Rows: 4, Cols: 16}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := compile(p)
+		if err != nil || prog.paired != 1 {
+			t.Fatalf("padB %v: want one paired reduce loop, got %d (err %v)\n%s", padB, prog.paired, err, p)
+		}
+	}
+}
