@@ -29,7 +29,7 @@ func (k *Kernel) handle(ctx context.Context, req *Message, reply func(*Message),
 	defer func() {
 		k.publishStatus(req, "idle")
 		if stop {
-			k.shutdown()
+			k.Shutdown()
 		}
 	}()
 	defer func() {
@@ -135,8 +135,11 @@ func (k *Kernel) kernelInfo() map[string]any {
 			"version":        version,
 			"mimetype":       "text/x-tiny",
 			"file_extension": ".tiny",
+			// No highlighter knows tiny yet: plain text, rather than a
+			// console's warning about an unknown lexer.
+			"pygments_lexer": "text",
 		},
-		"banner":     "tiny " + version + ": a tensor scripting language built on tinygrad's ideas",
+		"banner":     "tiny " + version + "\nA tensor scripting language built on tinygrad's ideas; see tiny help.",
 		"help_links": []any{},
 	}
 }

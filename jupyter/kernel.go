@@ -211,8 +211,8 @@ func (k *Kernel) Interrupt() {
 	}
 }
 
-// shutdown interrupts the running cell and makes Run return.
-func (k *Kernel) shutdown() {
+// Shutdown interrupts the running cell and makes Run return.
+func (k *Kernel) Shutdown() {
 	k.Interrupt()
 	k.mu.Lock()
 	defer k.mu.Unlock()

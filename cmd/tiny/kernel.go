@@ -11,6 +11,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
 
 	"tiny/jupyter"
 )
@@ -32,7 +35,7 @@ func kernelCmd(cfg config, args []string, getenv func(string) string, stdout, st
 	}
 	k, err := jupyter.New(conn, jupyter.Options{
 		Interp:  interpOptions(cfg, ".", nil, nil, nil),
-		Version: version(),
+		Version: strings.TrimPrefix(version(), "tiny "),
 		Log:     stderr,
 	})
 	if err != nil {
@@ -49,11 +52,31 @@ func kernelCmd(cfg config, args []string, getenv func(string) string, stdout, st
 			k.Interrupt()
 		}
 	}()
+	go watchParent(getenv("JPY_PARENT_PID") != "", k.Shutdown)
 	if err := k.Run(context.Background()); err != nil {
 		fmt.Fprintf(stderr, "tiny kernel: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// watchParent calls shutdown once the frontend that started the kernel has
+// died without a shutdown request, so that it leaves no kernel running: once
+// this process's parent changes, or is init (pid 1, which adopts orphans;
+// the parent may die before the first look). It watches only when launched
+// is set (jupyter_client sets JPY_PARENT_PID in a kernel's environment), and
+// only where a parent's death shows in os.Getppid.
+func watchParent(launched bool, shutdown func()) {
+	if !launched || runtime.GOOS == "windows" {
+		return
+	}
+	parent := os.Getppid()
+	for range time.Tick(time.Second) {
+		if p := os.Getppid(); p != parent || p == 1 {
+			shutdown()
+			return
+		}
+	}
 }
 
 // kernelInstall writes the kernelspec for this tiny binary into the user's

@@ -7,7 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -105,4 +108,40 @@ func writeConnection(t *testing.T, dir string) (string, map[string]any) {
 		t.Fatal(err)
 	}
 	return path, conn
+}
+
+// TestKernelParentDies starts the kernel from a shell that exits at once,
+// as a crashed frontend would: the kernel notices and exits by itself.
+func TestKernelParentDies(t *testing.T) {
+	if testing.Short() || runtime.GOOS == "windows" {
+		t.Skip("starts the kernel")
+	}
+	dir := t.TempDir()
+	path, _ := writeConnection(t, dir)
+	sh := exec.Command("sh", "-c", `JPY_PARENT_PID=$$ "$0" kernel "$1" </dev/null >/dev/null 2>&1 & echo $!`, tinyBinary(t), path)
+	out, err := sh.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatalf("kernel pid %q: %v", out, err)
+	}
+	defer syscall.Kill(pid, syscall.SIGKILL)
+	for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(100 * time.Millisecond) {
+		if !running(pid) {
+			return
+		}
+	}
+	t.Error("the kernel still runs 10 s after its parent exited")
+}
+
+// running reports whether process pid exists and is not a zombie.
+func running(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil
+	}
+	_, rest, _ := strings.Cut(string(stat), ") ")
+	return !strings.HasPrefix(rest, "Z")
 }
