@@ -157,6 +157,7 @@ func (e *Engine) Arange(start, stop, step float64, dtype ...DType) *Tensor {
 		fail("arange: cannot make %v values from %v to %v by %v", count, start, stop, step)
 	}
 	n := int(count)
+	checkAlloc("arange", d, n)
 	vals := make([]float64, n)
 	for i := range vals {
 		vals[i] = start + float64(i)*step
@@ -170,6 +171,7 @@ func (e *Engine) Linspace(a, b float64, n int) *Tensor {
 		fail("linspace: number of samples %d must be non-negative", n)
 	}
 	checkShape("linspace", []int{n})
+	checkAlloc("linspace", Float32, n)
 	vals := make([]float64, n)
 	for i := range vals {
 		vals[i] = a + (b-a)*float64(i)/float64(max(n-1, 1))
@@ -224,11 +226,17 @@ const (
 // alloc returns a device buffer for n elements of d, or panics with a *Error
 // when it would exceed maxBytes.
 func alloc(op string, d DType, n int) *devices.Buffer {
+	checkAlloc(op, d, n)
+	return devices.Alloc(d, n)
+}
+
+// checkAlloc panics with a *Error when n elements of d would exceed
+// maxBytes: creators that build values on the host call it first.
+func checkAlloc(op string, d DType, n int) {
 	checkDType(op, d)
 	if n > maxBytes/d.Size() {
 		fail("%s: a buffer of %d %s elements is larger than the %d GiB limit", op, n, d, maxBytes>>30)
 	}
-	return devices.Alloc(d, n)
 }
 
 // checkDType panics with a *Error unless d is one of the dtypes.
@@ -272,7 +280,7 @@ func (e *Engine) seedFor(seed []int64) uint64 {
 // state (see ManualSeed).
 func (e *Engine) Rand(shp []int, seed ...int64) *Tensor {
 	checkShape("rand", shp)
-	alloc("rand", Float32, prod(shp)).Free()
+	checkAlloc("rand", Float32, prod(shp))
 	return e.FromFloats(uniforms(e.seedFor(seed), prod(shp)), shp, Float32)
 }
 
@@ -281,7 +289,7 @@ func (e *Engine) Rand(shp []int, seed ...int64) *Tensor {
 func (e *Engine) Randn(shp []int, seed ...int64) *Tensor {
 	checkShape("randn", shp)
 	n := prod(shp)
-	alloc("randn", Float32, n).Free()
+	checkAlloc("randn", Float32, n)
 	u := uniforms(e.seedFor(seed), 2*n)
 	vals := make([]float64, n)
 	for i := range vals {

@@ -55,6 +55,8 @@ func TestBadInputErrors(t *testing.T) {
 		{"bool sub", func() { e.FromData([]bool{true}).Sub(true) }, "sub: not supported for bool tensors (use xor)"},
 		{"huge shape", func() { e.Zeros(Float32, 1<<30, 1<<30, 1<<30) }, "full: shape (1073741824, 1073741824, 1073741824) has more than"},
 		{"huge rand", func() { e.Rand([]int{1 << 20, 1 << 20}) }, "rand: a buffer of"},
+		{"huge linspace", func() { e.Linspace(0, 1, 3<<30) }, "linspace: a buffer of 3221225472 float32 elements is larger than the 8 GiB limit"},
+		{"huge arange", func() { e.Arange(0, 3<<30, 1) }, "arange: a buffer of 3221225472 int32 elements is larger than the 8 GiB limit"},
 		{"arange inf", func() { e.Arange(0, math.Inf(1), 1) }, "arange: cannot make"},
 		{"bad dtype", func() { a.Cast(DType(42)) }, "cast: bad dtype"},
 		{"unsqueeze", func() { a.Unsqueeze(4) }, "unsqueeze: axis 4 is out of range [-3, 2]"},
