@@ -25,8 +25,20 @@ func (a affine) base(fr *frame) int {
 	return b
 }
 
+// add returns a+b, with one term per slot.
 func (a affine) add(b affine) affine {
-	return affine{coef: a.coef + b.coef, k: a.k + b.k, terms: append(append([]term{}, a.terms...), b.terms...)}
+	t := append([]term{}, a.terms...)
+next:
+	for _, y := range b.terms {
+		for i, x := range t {
+			if x.slot == y.slot {
+				t[i].mul += y.mul
+				continue next
+			}
+		}
+		t = append(t, y)
+	}
+	return affine{coef: a.coef + b.coef, k: a.k + b.k, terms: t}
 }
 
 func (a affine) scale(c int) affine {
@@ -147,17 +159,24 @@ func (c *compiler) chain(i, m int) {
 	}
 }
 
-// affines finds the index values of innermost loops that are affine in the
-// loop variable.
+// affines finds the index values that are affine in loop variables. In an
+// innermost loop, coef is the multiple of the loop's own variable, which the
+// closures of a run step through; in an outer loop, coef is 0 and the terms
+// read the variables of the loops themselves, so that a load or store there
+// computes its index with no closure for the index arithmetic (matmul's
+// loads of A). Outer affine values still get a slot when some use needs one
+// (slotted).
 func (c *compiler) affines() {
 	for i, u := range c.u {
 		h := c.home(i)
-		if h < 0 || !c.inner[h] || u.DType != codegen.Index {
+		if h < 0 || u.DType != codegen.Index {
 			continue
 		}
 		switch u.Op {
 		case codegen.OpRange:
-			c.aff[i] = affine{coef: 1}
+			if c.inner[h] {
+				c.aff[i] = affine{coef: 1}
+			}
 		case codegen.OpAdd:
 			a, aok := c.affOf(u.Src[0], h)
 			b, bok := c.affOf(u.Src[1], h)
@@ -175,13 +194,33 @@ func (c *compiler) affines() {
 			}
 		}
 	}
+	c.slotted = map[int]bool{}
+	for j, u := range c.u {
+		for n, s := range u.Src {
+			if a, ok := c.aff[s]; !ok || c.inner[c.home(s)] || c.slotted[s] || a.coef != 0 {
+				continue
+			}
+			if _, ok := c.aff[j]; ok && u.DType == codegen.Index {
+				continue
+			}
+			mem := n == 1 && (u.Op == codegen.OpLoad && len(u.Src) == 2 || u.Op == codegen.OpStore && len(u.Src) == 3 || u.Op == codegen.OpAccum)
+			if mem && !c.inner[c.scope[j]] {
+				continue
+			}
+			c.slotted[s] = true
+			c.mat[s] = true
+		}
+	}
 }
 
-// affOf returns src as an affine value of loop h: affine already, or a
-// scalar from outside the loop.
+// affOf returns src as an affine value of loop h: affine already, the
+// variable of an outer loop, a constant, or a scalar from outside the loop.
 func (c *compiler) affOf(s, h int) (affine, bool) {
 	if a, ok := c.aff[s]; ok {
 		return a, true
+	}
+	if u := c.u[s]; u.Op == codegen.OpRange && !c.inner[s] {
+		return affine{terms: []term{{s, 1}}}, true
 	}
 	if c.home(s) == h {
 		return affine{}, false

@@ -70,6 +70,7 @@ type compiler struct {
 	uses    []int
 	aff     map[int]affine
 	mat     map[int]bool      // affine values already materialized
+	slotted map[int]bool      // affine values of outer loops some use needs in their slot
 	fuse    map[int]int       // ALU uop -> the STORE whose memory it computes into
 	absorb  map[int]int       // ADD or ACCUM -> the MUL it computes along with it
 	inMul   map[int]bool      // MULs (and chained ADDs) computed by their consumer

@@ -215,3 +215,23 @@ func TestChain(t *testing.T) {
 		check(t, kt.Kernel(shape.FromInts(1), kt.Reduce(codegen.OpAdd, f32, []int{0}, v), spec(f32, n), spec(f32, n), spec(f32, n)))
 	}
 }
+
+// TestOuterIndex covers index arithmetic of outer loops computed from the
+// loop variables (affine) or through slots: loads of an outer loop with
+// plain, masked and div/mod indices, and outer values used inside the
+// innermost loop.
+func TestOuterIndex(t *testing.T) {
+	// Row sums of a flipped, padded matrix: the load's index and gate mix
+	// the row variable with the reduce variable.
+	pad := kt.Must(kt.Must(shape.FromInts(30, 41).Flip([]bool{true, false})).PadInts([][2]int{{2, 1}, {0, 3}}))
+	check(t, kt.Kernel(shape.FromInts(33, 1), kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Load(1, f32, pad)), spec(f32, 30*41)))
+	// A permute and a reshape (two views): div and mod of the outer variable.
+	mv := kt.Must(kt.Must(shape.FromInts(12, 50).Permute([]int{1, 0})).ReshapeInts([]int{40, 15}))
+	check(t, kt.Kernel(shape.FromInts(40, 1), kt.Reduce(codegen.OpMax, f32, []int{1}, kt.Load(1, f32, mv)), spec(f32, 600)))
+	check(t, kt.Kernel(shape.FromInts(1, 15), kt.Reduce(codegen.OpAdd, f32, []int{0}, kt.Load(1, f32, mv)), spec(f32, 600)))
+	// A matmul whose A is seen through two views.
+	a := kt.Must(kt.Must(kt.Must(kt.Must(shape.FromInts(24, 16).Permute([]int{1, 0})).ReshapeInts([]int{16, 24})).ReshapeInts([]int{16, 1, 24})).ExpandInts([]int{16, 40, 24}))
+	b := kt.Must(kt.Must(kt.Must(shape.FromInts(24, 40).Permute([]int{1, 0})).ReshapeInts([]int{1, 40, 24})).ExpandInts([]int{16, 40, 24}))
+	checkOpts(t, kt.Kernel(shape.FromInts(16, 40, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))),
+		spec(f32, 16*24), spec(f32, 24*40)), rowTargets)
+}

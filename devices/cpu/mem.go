@@ -39,7 +39,7 @@ type access struct {
 }
 
 func (c *compiler) access(idx int, gate int) access {
-	if a, ok := c.aff[idx]; ok && c.vecMode() && gate < 0 {
+	if a, ok := c.fastIndex(idx); ok && gate < 0 {
 		return access{fast: true, aff: a}
 	}
 	ac := access{idx: c.in(idx)}
@@ -47,6 +47,17 @@ func (c *compiler) access(idx int, gate int) access {
 		ac.gate, ac.gated = c.in(gate), true
 	}
 	return ac
+}
+
+// fastIndex returns the affine form of index idx when a memory uop of the
+// block being filled can use it directly: in an innermost loop, an index
+// that varies with the loop; in an outer loop, any affine index.
+func (c *compiler) fastIndex(idx int) (affine, bool) {
+	a, ok := c.aff[idx]
+	if !ok || (c.vecMode() && c.home(idx) != c.blk.rng) {
+		return affine{}, false
+	}
+	return a, true
 }
 
 func (c *compiler) load(i int) vfunc {
@@ -196,7 +207,7 @@ func (c *compiler) accum(i int) vfunc {
 	u := c.u[i]
 	acc := u.Src[0]
 	var ac access
-	if a, ok := c.aff[u.Src[1]]; ok && c.vecMode() {
+	if a, ok := c.fastIndex(u.Src[1]); ok {
 		ac = access{fast: true, aff: a}
 	} else {
 		ac = access{idx: c.in(u.Src[1])}

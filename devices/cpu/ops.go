@@ -25,6 +25,9 @@ func (c *compiler) uop(i int) vfunc {
 	case codegen.OpAccum:
 		return c.accum(i)
 	}
+	if a, ok := c.aff[i]; ok && c.slotted[i] {
+		return func(fr *frame, _, n int) { fill(fr.cur.ix[i][:n], a.base(fr)) }
+	}
 	if _, ok := c.aff[i]; ok || c.inMul[i] {
 		return nil
 	}
