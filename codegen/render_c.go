@@ -385,9 +385,15 @@ func (r *cRenderer) loop(i int) {
 	r.line("}")
 }
 
-// plainLoop emits an innermost loop with the current body settings.
+// plainLoop emits an innermost loop with the current body settings. An
+// inner loop (lanes, a register tile's columns) is kept a loop: gcc would
+// unroll its constant trip count completely before the vectorizer sees it,
+// and the unrolled copies of a NaN-propagating max do not vectorize.
 func (r *cRenderer) plainLoop(i int, lo, hi string) {
 	n := r.ref(i)
+	if r.u[i].Kind == RangeInner {
+		r.line("_Pragma(\"GCC unroll 1\")")
+	}
 	r.line("for (long %s = %s; %s < %s; %s++) {", n, lo, n, hi, n)
 	r.depth++
 	r.block(i+1, r.end[i], true)
