@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	"sync"
+	"time"
 
 	"github.com/go-zeromq/zmq4"
 
@@ -80,8 +81,14 @@ type sockets struct {
 	shell, control, stdin, iopub, hb zmq4.Socket
 }
 
-// listen binds the five sockets of the connection.
-func (k *Kernel) listen(ctx context.Context) (*sockets, error) {
+// linger is how long Run waits before closing its sockets, so that the last
+// messages, queued by the iopub socket, still go out.
+const linger = 200 * time.Millisecond
+
+// listen binds the five sockets of the connection. They live until closed,
+// not with a context, so that Run can let them linger.
+func (k *Kernel) listen() (*sockets, error) {
+	ctx := context.Background()
 	s := &sockets{
 		shell:   zmq4.NewRouter(ctx),
 		control: zmq4.NewRouter(ctx),
@@ -123,7 +130,7 @@ func (k *Kernel) Run(ctx context.Context) error {
 	k.mu.Lock()
 	k.stop = stop
 	k.mu.Unlock()
-	s, err := k.listen(ctx)
+	s, err := k.listen()
 	if err != nil {
 		return err
 	}
@@ -140,6 +147,7 @@ func (k *Kernel) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			k.Interrupt()
+			time.Sleep(linger)
 			return nil
 		case req := <-shell:
 			k.handle(ctx, req, func(m *Message) { k.send(s.shell, "shell", m) }, shell)
@@ -152,9 +160,7 @@ func (k *Kernel) heartbeat(ctx context.Context, hb zmq4.Socket) {
 	for ctx.Err() == nil {
 		msg, err := hb.Recv()
 		if err != nil {
-			if ctx.Err() == nil {
-				k.log.Printf("heartbeat: %v", err)
-			}
+			k.recvFailed(ctx, "heartbeat", err)
 			continue
 		}
 		if err := hb.Send(msg); err != nil && ctx.Err() == nil {
@@ -169,9 +175,7 @@ func (k *Kernel) serve(ctx context.Context, sock zmq4.Socket, name string, queue
 	for ctx.Err() == nil {
 		raw, err := sock.Recv()
 		if err != nil {
-			if ctx.Err() == nil && !errors.Is(err, context.Canceled) {
-				k.log.Printf("%s: %v", name, err)
-			}
+			k.recvFailed(ctx, name, err)
 			continue
 		}
 		req, err := Decode(raw.Frames, k.key)
@@ -188,6 +192,16 @@ func (k *Kernel) serve(ctx context.Context, sock zmq4.Socket, name string, queue
 		}
 		k.Handle(ctx, req, func(m *Message) { k.send(sock, name, m) })
 	}
+}
+
+// recvFailed logs a failed receive while the kernel runs, and pauses so
+// that a socket that keeps failing does not spin.
+func (k *Kernel) recvFailed(ctx context.Context, name string, err error) {
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		return
+	}
+	k.log.Printf("%s: %v", name, err)
+	time.Sleep(100 * time.Millisecond)
 }
 
 // send encodes m and sends it on sock, logging a failure.

@@ -98,11 +98,17 @@ func (f *frontend) read(sock zmq4.Socket, ch chan<- *jupyter.Message) {
 // send sends a request on sock and returns it.
 func (f *frontend) send(sock zmq4.Socket, typ string, content any) *jupyter.Message {
 	f.t.Helper()
+	return f.sendSigned(sock, f.key, typ, content)
+}
+
+// sendSigned sends a request signed with key.
+func (f *frontend) sendSigned(sock zmq4.Socket, key []byte, typ string, content any) *jupyter.Message {
+	f.t.Helper()
 	m, err := jupyter.NewMessage(f.session, typ, nil, content)
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	frames, _ := m.Encode(f.key)
+	frames, _ := m.Encode(key)
 	if err := sock.Send(zmq4.NewMsgFrom(frames...)); err != nil {
 		f.t.Fatalf("send %s: %v", typ, err)
 	}
@@ -221,10 +227,7 @@ func TestKernelEndToEnd(t *testing.T) {
 	}
 
 	// A message signed with another key is dropped: the cell never runs.
-	good := f.key
-	f.key = []byte("wrong")
-	f.send(f.shell, "execute_request", map[string]any{"code": "unsigned = 1"})
-	f.key = good
+	f.sendSigned(f.shell, []byte("wrong"), "execute_request", map[string]any{"code": "unsigned = 1"})
 	if reply, _ := f.execute("unsigned"); reply["status"] != "error" {
 		t.Errorf("a badly signed cell ran: %v", reply)
 	}
