@@ -3,6 +3,7 @@ package jupyter
 import (
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // flushAfter is how long output may wait in a stream before it is sent, so
@@ -34,21 +35,24 @@ func (s *stream) Write(p []byte) (int, error) {
 	}
 	s.buf = append(s.buf, p...)
 	if len(s.buf) >= flushSize {
-		s.flushLocked()
+		s.flushLocked(false)
 	} else if s.timer == nil {
 		s.timer = time.AfterFunc(flushAfter, s.Flush)
 	}
 	return len(p), nil
 }
 
-// Flush sends what is buffered.
+// Flush sends what is buffered, but for the bytes of a character that a
+// later write completes.
 func (s *stream) Flush() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.flushLocked()
+	s.flushLocked(false)
 }
 
-func (s *stream) flushLocked() {
+// flushLocked sends what is buffered; unless final, it keeps back an
+// incomplete UTF-8 sequence at the end, which JSON would garble.
+func (s *stream) flushLocked(final bool) {
 	if s.timer != nil {
 		s.timer.Stop()
 		s.timer = nil
@@ -56,9 +60,29 @@ func (s *stream) flushLocked() {
 	if len(s.buf) == 0 || s.parent == nil {
 		return
 	}
-	text := string(s.buf)
-	s.buf = s.buf[:0]
-	s.send(s.parent, s.name, text)
+	n := len(s.buf)
+	if !final {
+		n = completeUTF8(s.buf)
+	}
+	text := string(s.buf[:n])
+	s.buf = append(s.buf[:0], s.buf[n:]...)
+	if text != "" {
+		s.send(s.parent, s.name, text)
+	}
+}
+
+// completeUTF8 returns the length of b without a trailing incomplete UTF-8
+// sequence.
+func completeUTF8(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return i
+			}
+			break
+		}
+	}
+	return len(b)
 }
 
 // setParent flushes the output of the previous request and makes later
@@ -66,6 +90,7 @@ func (s *stream) flushLocked() {
 func (s *stream) setParent(parent *Message) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.flushLocked()
+	s.flushLocked(true)
+	s.buf = s.buf[:0]
 	s.parent = parent
 }
