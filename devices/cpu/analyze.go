@@ -263,7 +263,7 @@ type rowGroup struct {
 
 	// Set when the group is compiled (rows.go): snap records one reduce
 	// step, pair applies two recorded steps.
-	snap func(fr *frame, u, n int)
+	snap func(fr *frame, u, blk, n int)
 	pair func(fr *frame, n int)
 }
 

@@ -48,7 +48,7 @@ func (c *compiler) accumRows(g *rowGroup) vfunc {
 // both steps in one pass, row by row in order.
 func rowsFns[T num](g *rowGroup, rows []rowAcc, x, xs0, xs1, sc, of int) vfunc {
 	nr := len(rows)
-	g.snap = func(fr *frame, u, n int) {
+	g.snap = func(fr *frame, u, blk, n int) {
 		cur, own := get[T](&fr.cur), get[T](&fr.own)
 		xs, run := xs0, cur[x][:n]
 		if u == 1 {
@@ -62,7 +62,7 @@ func rowsFns[T num](g *rowGroup, rows []rowAcc, x, xs0, xs1, sc, of int) vfunc {
 		s, o := own[sc][u*nr:], fr.own.ix[of][u*nr:]
 		for r, q := range rows {
 			s[r] = cur[q.s][0]
-			o[r] = q.aff.base(fr)
+			o[r] = q.aff.base(fr) + blk
 		}
 	}
 	g.pair = func(fr *frame, n int) {
@@ -149,8 +149,9 @@ func mulAdd1x2[T num](a, x, y []T, s, t T) {
 // pairs makes the reduce loop b run its iterations in pairs when its body
 // is statements without effects (the group's scalars and indices) and then
 // one innermost loop whose only effect is one row group g, computed last:
-// for each of two iterations the statements and the loop's closures before
-// g's run and g records the step, then g applies both. Accumulators must be
+// for each run of the inner loop and each of two iterations, the statements
+// and the loop's closures before g's run and g records the step; then g
+// applies both. Accumulators must be
 // distinct members' own, so that only each row's order of steps matters.
 func (c *compiler) pairs(b *block) {
 	in := b.lastLoop
@@ -199,17 +200,18 @@ type pairLoop struct {
 
 func (p *pairLoop) run(fr *frame, b *block, lo, hi int) {
 	v := fr.cur.ix[b.rng]
-	n := fr.cur.ix[p.in.end][0]
+	m := fr.cur.ix[p.in.end][0]
 	i := lo
-	if n > 0 && n <= blockSize {
-		for ; i+2 <= hi; i += 2 {
+	for ; i+2 <= hi; i += 2 {
+		for blk := 0; blk < m; blk += blockSize {
+			n := min(blockSize, m-blk)
 			for u := range 2 {
 				v[0] = i + u
 				runStmts(fr, p.pre)
 				for _, f := range p.feed {
-					f(fr, 0, n)
+					f(fr, blk, n)
 				}
-				p.g.snap(fr, u, n)
+				p.g.snap(fr, u, blk, n)
 			}
 			p.g.pair(fr, n)
 		}

@@ -57,16 +57,27 @@ func TestRowGroups(t *testing.T) {
 }
 
 // TestPairedLoops checks that a matmul's reduce loop runs in pairs, with
-// its inner run aliased or gathered.
+// its inner run aliased or gathered, and with an inner loop longer than one
+// run (1100 columns).
 func TestPairedLoops(t *testing.T) {
-	for _, padB := range []bool{false, true} {
-		p, err := codegen.Lower(matmul(16, 64, 9, false, padB), codegen.Options{Target: &codegen.Target{Rows: 4, Cols: 16}})
+	long := []codegen.Options{{Target: &codegen.Target{Rows: 2, Cols: 1100}}}
+	for _, c := range []struct {
+		k    *codegen.Kernel
+		opts codegen.Options
+	}{
+		{matmul(16, 64, 9, false, false), codegen.Options{Target: &codegen.Target{Rows: 4, Cols: 16}}},
+		{matmul(16, 64, 9, false, true), codegen.Options{Target: &codegen.Target{Rows: 4, Cols: 16}}},
+		{matmul(4, 2200, 5, false, false), long[0]},
+		{matmul(4, 2200, 5, true, true), long[0]},
+	} {
+		p, err := codegen.Lower(c.k, c.opts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		prog, err := compile(p)
 		if err != nil || prog.paired != 1 {
-			t.Fatalf("padB %v: want one paired reduce loop, got %d (err %v)\n%s", padB, prog.paired, err, p)
+			t.Fatalf("want one paired reduce loop, got %d (err %v)\n%s", prog.paired, err, p)
 		}
+		checkOpts(t, c.k, []codegen.Options{c.opts})
 	}
 }
