@@ -109,6 +109,51 @@ func TestKernelNotebook(t *testing.T) {
 	}
 }
 
+// TestKernelExampleNotebook executes examples/notebook.ipynb: every code
+// cell runs, and only the one tagged raises-exception fails.
+func TestKernelExampleNotebook(t *testing.T) {
+	needPython(t, "nbconvert, nbclient", "jupyter-nbconvert")
+	out := t.TempDir()
+	cmd := exec.Command(python, "-m", "nbconvert", "--to", "notebook", "--execute",
+		"--ExecutePreprocessor.timeout=60", "--output-dir", out, "--output", "executed", "../../examples/notebook.ipynb")
+	cmd.Env = jupyterEnv(t)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("nbconvert: %v\n%s", err, msg)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "executed.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nb struct {
+		Cells []struct {
+			CellType       string `json:"cell_type"`
+			ExecutionCount *int   `json:"execution_count"`
+			Metadata       struct {
+				Tags []string `json:"tags"`
+			} `json:"metadata"`
+			Outputs []struct {
+				OutputType string `json:"output_type"`
+			} `json:"outputs"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(data, &nb); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range nb.Cells {
+		if c.CellType != "code" {
+			continue
+		}
+		failed := false
+		for _, o := range c.Outputs {
+			failed = failed || o.OutputType == "error"
+		}
+		tagged := strings.Contains(fmt.Sprint(c.Metadata.Tags), "raises-exception")
+		if c.ExecutionCount == nil || len(c.Outputs) == 0 || failed != tagged {
+			t.Errorf("cell %d: count %v, %d outputs, failed %v, tagged %v", i, c.ExecutionCount, len(c.Outputs), failed, tagged)
+		}
+	}
+}
+
 // text joins a notebook's multi-line string, saved as a list of lines.
 func text(v any) string {
 	switch v := v.(type) {
