@@ -45,8 +45,12 @@ func (d *Device) Name() string { return "CPU" }
 // columns in runs of up to 1024: each reduce step costs a few closure calls
 // whatever its length. One worker, matmul 512 and 1024: 4 x 256 took 42 and
 // 340 ms, 4 x 512 42 and 284, 4 x 1024 35 and 284 (1024 columns are split
-// in two runs of 512 either way); 8 rows 1-3% slower than 4. Lanes would
-// make runs short, so reduces fold whole runs. Transposes walk 128 x 128
+// in two runs of 512 either way); 8 rows 1-3% slower than 4. No lanes:
+// reduces fold whole runs into four partial sums (reduceRun), and an array
+// of lane accumulators costs a load and a store per element. One worker,
+// 4096² sum over rows 3.3 ms without lanes, 33, 18, 30 and 93 ms with 16,
+// 64, 256 and 1024 lanes (the last two with codegen's cap of 64 raised);
+// the softmax kernels no better. Transposes walk 128 x 128
 // tiles, the device's only tiling: on a 4096² transpose (one worker) 16,
 // 32, 64, 128 and 256 took 85, 67, 57, 47 and 46 ms, the device's own
 // 16 x 64 tiles it had before 60 ms.
