@@ -27,32 +27,17 @@ func (k *Kernel) execute(ctx context.Context, req *Message) (content any, abort 
 	if err := req.Unmarshal(&c); err != nil {
 		return errorContent("BadRequest", "execute_request: "+err.Error(), nil), false
 	}
-	store := !c.Silent && (c.StoreHistory == nil || *c.StoreHistory)
-	stopOnError := c.StopOnError == nil || *c.StopOnError
-	if strings.TrimSpace(c.Code) == "" {
-		store = false // IPython gives an empty cell no number
-	}
-	count := k.count
-	name := fmt.Sprintf("<cell %d>", count)
-	if !store {
-		name = "<cell>"
-	}
+	shown, count, name := k.number(c)
 	if !c.Silent {
-		k.pub(req, "execute_input", map[string]any{"code": c.Code, "execution_count": count})
+		k.pub(req, "execute_input", map[string]any{"code": c.Code, "execution_count": shown})
 	}
-	if store {
-		k.count++
-	} else {
-		count = k.count - 1
-	}
-
 	result, err := k.run(ctx, req, name, c.Code)
 	if err != nil {
 		ename, evalue, tb := k.describe(err)
 		k.pub(req, "error", map[string]any{"ename": ename, "evalue": evalue, "traceback": tb})
 		reply := errorContent(ename, evalue, tb)
 		reply["execution_count"] = count
-		return reply, stopOnError
+		return reply, c.StopOnError == nil || *c.StopOnError
 	}
 	if result != "" && !c.Silent {
 		k.pub(req, "execute_result", map[string]any{
@@ -67,6 +52,19 @@ func (k *Kernel) execute(ctx context.Context, req *Message) (content any, abort 
 		"user_expressions": k.userExpressions(ctx, c.UserExpressions),
 		"payload":          []any{},
 	}, false
+}
+
+// number counts a cell as IPython does and returns the execution count it
+// is shown with (In [N]), the one its reply carries and its file name. A
+// cell run with history takes the next number, even if it fails; a silent
+// or empty cell takes none, and its reply carries the last one given.
+func (k *Kernel) number(c executeRequest) (shown, count int, name string) {
+	shown = k.count
+	if c.Silent || c.StoreHistory != nil && !*c.StoreHistory || strings.TrimSpace(c.Code) == "" {
+		return shown, k.count - 1, "<cell>"
+	}
+	k.count++
+	return shown, shown, fmt.Sprintf("<cell %d>", shown)
 }
 
 // run runs code as the cell name, its output going to req's streams, and

@@ -11,10 +11,10 @@ import (
 )
 
 // Handle serves one request: it publishes status busy, answers through
-// reply (except for requests that take no reply), publishes status idle,
-// and reports whether the request was a cell that failed and asked to
-// stop on error. No panic
-// escapes: one becomes an error reply.
+// reply (except for messages that take no reply, such as comm_open),
+// publishes status idle, and reports whether the request was a cell that
+// failed and asked to stop on error. No panic escapes: one becomes an
+// error reply.
 func (k *Kernel) Handle(ctx context.Context, req *Message, reply func(*Message)) (failed bool) {
 	return k.handle(ctx, req, reply, nil)
 }
@@ -24,6 +24,11 @@ func (k *Kernel) Handle(ctx context.Context, req *Message, reply func(*Message))
 // failure is replied, so that a frontend that sends its next cell on
 // seeing the reply never has it aborted.
 func (k *Kernel) handle(ctx context.Context, req *Message, reply func(*Message), queue <-chan *Message) (failed bool) {
+	defer func() { // the last guard: a panic while replying is only logged
+		if r := recover(); r != nil {
+			k.log.Printf("%s: panic: %v\n%s", req.Header.MsgType, r, debug.Stack())
+		}
+	}()
 	k.publishStatus(req, "busy")
 	var stop bool
 	defer func() {
@@ -39,7 +44,21 @@ func (k *Kernel) handle(ctx context.Context, req *Message, reply func(*Message),
 			k.reply(req, reply, errorContent("InternalError", fmt.Sprintf("internal error: %v", r), nil))
 		}
 	}()
-	var content any
+	content, failed, stop, ok := k.dispatch(ctx, req)
+	if !ok {
+		return false
+	}
+	if failed && queue != nil {
+		k.abortQueued(ctx, queue, reply)
+	}
+	k.reply(req, reply, content)
+	return failed
+}
+
+// dispatch serves req and returns its reply's content, whether it was a
+// cell that failed and asked to stop on error, whether the kernel is to
+// shut down, and whether req takes a reply at all.
+func (k *Kernel) dispatch(ctx context.Context, req *Message) (content any, failed, stop, ok bool) {
 	switch typ := req.Header.MsgType; typ {
 	case "kernel_info_request":
 		content = k.kernelInfo()
@@ -67,15 +86,11 @@ func (k *Kernel) handle(ctx context.Context, req *Message, reply func(*Message),
 	default:
 		if !strings.HasSuffix(typ, "_request") {
 			k.log.Printf("ignored a %q message", typ)
-			return false // comm_open and the like take no reply
+			return nil, false, false, false
 		}
 		content = errorContent("UnknownRequest", "tiny kernel does not serve "+typ, nil)
 	}
-	if failed && queue != nil {
-		k.abortQueued(ctx, queue, reply)
-	}
-	k.reply(req, reply, content)
-	return failed
+	return content, failed, stop, true
 }
 
 // reply sends content as the reply to req: "x_request" is answered by

@@ -287,6 +287,11 @@ func TestNoPanicEscapes(t *testing.T) {
 	if c["status"] != "error" || c["ename"] != "BadRequest" {
 		t.Errorf("content not an object: %v", c)
 	}
+	// Even a reply that panics (a broken socket) stays inside Handle.
+	k.Handle(context.Background(), request(t, "kernel_info_request", nil), func(*Message) { panic("socket broke") })
+	if pub := rec.take(); len(pub) != 2 || pub[1].Header.MsgType != "status" {
+		t.Errorf("after a panicking reply: %d messages published", len(pub))
+	}
 }
 
 func TestAbortQueued(t *testing.T) {
