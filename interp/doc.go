@@ -4,7 +4,8 @@
 // An Interp holds the global variables of a session, the tensor engine, and
 // the sources it has run (so that errors can be formatted with their source
 // line). ExecFile runs a script, Exec runs statements (echoing expression
-// values for a REPL), Eval evaluates one expression; SetGlobal and Global move
+// values for a REPL), ExecCell runs a notebook cell (returning its last
+// value), Eval evaluates one expression; SetGlobal and Global move
 // values between Go and the script, and Register adds Go functions as
 // builtins.
 //
