@@ -67,6 +67,14 @@ try:
     kc.kernel_info()
     info = kc.get_shell_msg(timeout=10)["content"]
     check(info["language_info"]["name"] == "tiny", ("kernel_info", info))
+
+    # A restart is a shutdown_request with restart=true, then a new process
+    # on the same ports: a fresh session.
+    km.restart_kernel(now=False)
+    kc.wait_for_ready(timeout=30)
+    c, out = run("n")
+    check(c["status"] == "error" and c["execution_count"] == 1 and "undefined: n" in c["evalue"],
+          ("after a restart", c))
 finally:
     kc.stop_channels()
     del kc  # now, while logging still works: its __del__ logs
