@@ -262,9 +262,9 @@ type rowGroup struct {
 	scal   []int // each member's scalar factor
 
 	// Set when the group is compiled (rows.go): snap records one reduce
-	// step, pair applies two recorded steps.
-	snap func(fr *frame, u, blk, n int)
-	pair func(fr *frame, n int)
+	// step, apply adds passSteps recorded steps.
+	snap  func(fr *frame, u, blk, n int)
+	apply func(fr *frame, n int)
 }
 
 // rowGroups finds the row groups of every innermost loop. A group keeps

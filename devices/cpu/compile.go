@@ -27,15 +27,15 @@ type block struct {
 
 	lastLoop *block    // the last loop started in this block
 	nAtLoop  int       // len(stmts) once lastLoop's statement was added
-	paired   *pairLoop // set when the loop runs in pairs of iterations (rows.go)
+	stepped  *stepLoop // set when the loop applies several iterations per pass (rows.go)
 }
 
 // run executes iterations [lo, hi) of the loop. The loop order is the
 // program's: codegen walks transposes in square tiles for this device
 // (cpuTarget.Tile).
 func (b *block) run(fr *frame, lo, hi int) {
-	if b.paired != nil {
-		b.paired.run(fr, b, lo, hi)
+	if b.stepped != nil {
+		b.stepped.run(fr, b, lo, hi)
 		return
 	}
 	if b.inner {
@@ -86,14 +86,14 @@ func (c *compiler) vecMode() bool { return c.blk.inner }
 
 // program is a compiled Program.
 type program struct {
-	p      *codegen.Program
-	slots  []slotInit
-	prefix []stmt  // top-level uops before the global loop
-	global *block  // the global loop; nil when there is none
-	suffix []stmt  // top-level uops after it
-	accs   []int   // top-level DEFINE_ACCs, combined across workers for SplitReduce
-	temps  []rtype // scratch slots past the uops
-	paired int     // reduce loops run in pairs of iterations (rows.go), for tests
+	p       *codegen.Program
+	slots   []slotInit
+	prefix  []stmt  // top-level uops before the global loop
+	global  *block  // the global loop; nil when there is none
+	suffix  []stmt  // top-level uops after it
+	accs    []int   // top-level DEFINE_ACCs, combined across workers for SplitReduce
+	temps   []rtype // scratch slots past the uops
+	stepped int     // reduce loops run several iterations per pass (rows.go), for tests
 }
 
 func compile(p *codegen.Program) (prog *program, err error) {
@@ -123,7 +123,7 @@ func compile(p *codegen.Program) (prog *program, err error) {
 			c.blk = b
 			continue
 		case codegen.OpEnd:
-			c.pairs(c.blk)
+			c.steps(c.blk)
 			stack = stack[:len(stack)-1]
 			c.blk = stack[len(stack)-1]
 			continue

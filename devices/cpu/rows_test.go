@@ -12,6 +12,10 @@ import (
 // builds it; padA and padB pad A along k and B along n by one element on
 // each side (masked loads: B's run is then gathered, not aliased).
 func matmul(m, n, k int, padA, padB bool) *codegen.Kernel {
+	return matmulOf(f32, m, n, k, padA, padB)
+}
+
+func matmulOf(d codegen.DType, m, n, k int, padA, padB bool) *codegen.Kernel {
 	at, asz := shape.FromInts(m, k), m*k
 	if padA {
 		at, asz = kt.Must(shape.FromInts(m, k-2).PadInts([][2]int{{0, 0}, {1, 1}})), m*(k-2)
@@ -22,8 +26,8 @@ func matmul(m, n, k int, padA, padB bool) *codegen.Kernel {
 	}
 	a := kt.Must(kt.Must(at.ReshapeInts([]int{m, 1, k})).ExpandInts([]int{m, n, k}))
 	b := kt.Must(kt.Must(kt.Must(bt.Permute([]int{1, 0})).ReshapeInts([]int{1, n, k})).ExpandInts([]int{m, n, k}))
-	return kt.Kernel(shape.FromInts(m, n, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))),
-		spec(f32, asz), spec(f32, bsz))
+	return kt.Kernel(shape.FromInts(m, n, 1), kt.Reduce(codegen.OpAdd, d, []int{2}, kt.Op(codegen.OpMul, d, kt.Load(1, d, a), kt.Load(2, d, b))),
+		spec(d, asz), spec(d, bsz))
 }
 
 // rowTargets are register tiles of 2 to 8 rows (groups of four and
@@ -38,7 +42,8 @@ var rowTargets = []codegen.Options{
 }
 
 // TestRowGroups checks matmuls whose register tiles run as row groups and
-// whose reduce loops run in pairs, with an odd number of reduce steps, odd
+// whose reduce loops apply several steps per pass, with reduce lengths that
+// are not multiples of the steps, odd
 // columns and masked loads of either operand.
 func TestRowGroups(t *testing.T) {
 	for _, c := range []struct {
@@ -54,12 +59,16 @@ func TestRowGroups(t *testing.T) {
 	} {
 		checkOpts(t, matmul(c.m, c.n, c.k, c.padA, c.padB), rowTargets)
 	}
+	for _, d := range []codegen.DType{codegen.Float64, codegen.Int32, codegen.Int64, codegen.Uint8} {
+		checkOpts(t, matmulOf(d, 12, 40, 10, false, true), rowTargets)
+	}
 }
 
-// TestPairedLoops checks that a matmul's reduce loop runs in pairs, with
+// TestSteppedLoops checks that a matmul's reduce loop applies several steps
+// per pass, with
 // its inner run aliased or gathered, and with an inner loop longer than one
 // run (1100 columns).
-func TestPairedLoops(t *testing.T) {
+func TestSteppedLoops(t *testing.T) {
 	long := []codegen.Options{{Target: &codegen.Target{Rows: 2, Cols: 1100}}}
 	for _, c := range []struct {
 		k    *codegen.Kernel
@@ -75,8 +84,8 @@ func TestPairedLoops(t *testing.T) {
 			t.Fatal(err)
 		}
 		prog, err := compile(p)
-		if err != nil || prog.paired != 1 {
-			t.Fatalf("want one paired reduce loop, got %d (err %v)\n%s", prog.paired, err, p)
+		if err != nil || prog.stepped != 1 {
+			t.Fatalf("want one stepped reduce loop, got %d (err %v)\n%s", prog.stepped, err, p)
 		}
 		checkOpts(t, c.k, []codegen.Options{c.opts})
 	}
