@@ -67,24 +67,30 @@ func (k *Kernel) number(c executeRequest) (shown, count int, name string) {
 	return shown, shown, fmt.Sprintf("<cell %d>", shown)
 }
 
+// errBusy is the error of a cell sent on the control socket while another
+// runs: it fails at once rather than hold up the interrupt that may follow.
+var errBusy = errors.New("another cell is running")
+
 // run runs code as the cell name, its output going to req's streams, and
 // cancellable by Interrupt.
 func (k *Kernel) run(ctx context.Context, req *Message, name, code string) (result string, err error) {
+	if !k.itMu.TryLock() {
+		return "", errBusy
+	}
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	k.mu.Lock()
 	k.cancel = cancel
 	k.mu.Unlock()
-	k.itMu.Lock()
 	k.stdout.setParent(req)
 	k.stderr.setParent(req)
 	defer func() {
 		k.stdout.setParent(nil)
 		k.stderr.setParent(nil)
-		k.itMu.Unlock()
 		k.mu.Lock()
 		k.cancel = nil
 		k.mu.Unlock()
+		cancel()
+		k.itMu.Unlock()
 		if r := recover(); r != nil { // the interpreter recovers its own; this is a last guard
 			err = fmt.Errorf("internal error: %v", r)
 		}

@@ -340,3 +340,32 @@ func TestStopOnError(t *testing.T) {
 	}
 	rec.take()
 }
+
+// TestExecuteWhileBusy: a cell sent on the control socket while another
+// runs fails at once, and an interrupt still stops the running one.
+func TestExecuteWhileBusy(t *testing.T) {
+	k, rec := newTestKernel(t)
+	done := make(chan map[string]any)
+	go func() {
+		req := request(t, "execute_request", map[string]any{"code": "while true { }"})
+		var c map[string]any
+		k.Handle(context.Background(), req, func(m *Message) { json.Unmarshal(m.Content, &c) })
+		done <- c
+	}()
+	time.Sleep(100 * time.Millisecond)
+	var c map[string]any
+	k.Handle(context.Background(), request(t, "execute_request", map[string]any{"code": "1"}), func(m *Message) { json.Unmarshal(m.Content, &c) })
+	if c["status"] != "error" || c["evalue"] != "another cell is running" {
+		t.Errorf("second cell: %v", c)
+	}
+	k.Interrupt()
+	select {
+	case c := <-done:
+		if c["ename"] != "Interrupted" {
+			t.Errorf("first cell: %v", c)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the running cell was not interrupted")
+	}
+	rec.take()
+}
