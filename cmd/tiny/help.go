@@ -50,6 +50,9 @@ Environment:
 	DEBUG=1..4         print kernels and times (1), the schedule (2),
 	                   the uops (3), the generated code (4)
 	NO_COLOR=1         never color the output (it is colored only on a terminal)
+	CC                 the C compiler of the CLANG device (else cc, gcc, clang)
+	TINY_CACHE_MAX     the bound of CLANG's kernel cache in
+	                   $XDG_CACHE_HOME/tiny or ~/.cache/tiny (default 256M)
 `
 
 // help prints the usage text, or with an argument the docs of a stdlib
