@@ -3,7 +3,9 @@ package jupyter
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
+	"strconv"
 )
 
 // Connection is the content of a connection file: where the kernel's five
@@ -60,8 +62,9 @@ func ParseConnection(data []byte) (Connection, error) {
 	return c, nil
 }
 
-// Addr returns the ZeroMQ endpoint of port: "tcp://IP:PORT", or for the
-// ipc transport "ipc://IP-PORT" as jupyter_client names its socket files.
+// Addr returns the ZeroMQ endpoint of port: "tcp://IP:PORT" ("[IP]:PORT"
+// for IPv6, and "*" is every address), or for the ipc transport
+// "ipc://IP-PORT" as jupyter_client names its socket files.
 func (c Connection) Addr(port int) string {
 	if c.Transport == "ipc" {
 		return fmt.Sprintf("ipc://%s-%d", c.IP, port)
@@ -70,5 +73,5 @@ func (c Connection) Addr(port int) string {
 	if ip == "*" {
 		ip = "0.0.0.0"
 	}
-	return fmt.Sprintf("tcp://%s:%d", ip, port)
+	return "tcp://" + net.JoinHostPort(ip, strconv.Itoa(port))
 }

@@ -32,6 +32,12 @@ func TestParseConnection(t *testing.T) {
 	if got := c.Addr(c.ShellPort); got != "tcp://127.0.0.1:50001" {
 		t.Errorf("Addr = %s", got)
 	}
+	for ip, want := range map[string]string{"::1": "tcp://[::1]:50001", "*": "tcp://0.0.0.0:50001"} {
+		c.IP = ip
+		if got := c.Addr(c.ShellPort); got != want {
+			t.Errorf("Addr with ip %s = %s, want %s", ip, got, want)
+		}
+	}
 	c.Transport, c.IP = "ipc", "/tmp/kernel-1"
 	if got := c.Addr(c.HBPort); got != "ipc:///tmp/kernel-1-50005" {
 		t.Errorf("ipc Addr = %s", got)

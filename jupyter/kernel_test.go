@@ -2,6 +2,7 @@ package jupyter
 
 import (
 	"context"
+	"net"
 	"path/filepath"
 	"testing"
 	"time"
@@ -94,4 +95,41 @@ func TestRunBadAddress(t *testing.T) {
 	if err := k.Run(context.Background()); err == nil {
 		t.Error("Run on a bad address: no error")
 	}
+}
+
+// TestRunIPv6 binds the kernel on ::1, where the machine has IPv6.
+func TestRunIPv6(t *testing.T) {
+	l, err := net.Listen("tcp", "[::1]:0")
+	if err != nil {
+		t.Skipf("no IPv6 loopback: %v", err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	conn := Connection{Transport: "tcp", IP: "::1", ShellPort: port, ControlPort: port + 1, StdinPort: port + 2,
+		IOPubPort: port + 3, HBPort: port + 4}
+	k, err := New(conn, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- k.Run(context.Background()) }()
+	time.Sleep(200 * time.Millisecond)
+	select {
+	case err := <-done:
+		t.Skipf("ports taken meanwhile: %v", err)
+	default:
+	}
+	hb := zmq4.NewReq(context.Background())
+	defer hb.Close()
+	if err := dialRetry(hb, conn.Addr(conn.HBPort)); err != nil {
+		t.Fatal(err)
+	}
+	if err := hb.Send(zmq4.NewMsgString("ping")); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := hb.Recv(); err != nil || string(m.Bytes()) != "ping" {
+		t.Errorf("heartbeat on ::1: %q %v", m.Bytes(), err)
+	}
+	k.Shutdown()
+	<-done
 }
