@@ -59,6 +59,8 @@ func (k *Kernel) execute(ctx context.Context, req *Message) (content any, abort 
 // cell run with history takes the next number, even if it fails; a silent
 // or empty cell takes none, and its reply carries the last one given.
 func (k *Kernel) number(c executeRequest) (shown, count int, name string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
 	shown = k.count
 	if c.Silent || c.StoreHistory != nil && !*c.StoreHistory || strings.TrimSpace(c.Code) == "" {
 		return shown, k.count - 1, "<cell>"
@@ -179,7 +181,10 @@ func (k *Kernel) abortQueued(ctx context.Context, queue <-chan *Message, reply f
 				continue
 			}
 			k.publishStatus(req, "busy")
-			k.reply(req, reply, map[string]any{"status": "aborted", "execution_count": k.count - 1})
+			k.mu.Lock()
+			count := k.count - 1
+			k.mu.Unlock()
+			k.reply(req, reply, map[string]any{"status": "aborted", "execution_count": count})
 			k.publishStatus(req, "idle")
 		default:
 			return

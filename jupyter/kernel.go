@@ -37,14 +37,14 @@ type Kernel struct {
 
 	itMu   sync.Mutex // held while the interpreter runs, as it is not safe for concurrent use
 	it     *interp.Interp
-	count  int // the execution count of the next stored cell, from 1
 	stdout *stream
 	stderr *stream
 
 	pubMu   sync.Mutex
 	publish func(*Message) // sends on iopub; set by Run, or by tests
 
-	mu     sync.Mutex
+	mu     sync.Mutex         // guards the fields below: shell and control requests run at once
+	count  int                // the execution count of the next stored cell, from 1
 	cancel context.CancelFunc // cancels the running cell, if any
 	stop   context.CancelFunc // ends Run, after a shutdown request
 }
