@@ -260,6 +260,7 @@ type rowGroup struct {
 	last   int   // the member that computes the group
 	accums []int // the members, in program order
 	scal   []int // each member's scalar factor
+	direct []int // the scalars that are loads snap reads itself (rows.go)
 
 	// Set when the group is compiled (rows.go): snap records one reduce
 	// step, apply adds passSteps recorded steps.

@@ -24,6 +24,7 @@ type block struct {
 	inner bool
 	stmts []stmt  // outer loops
 	vec   []vfunc // innermost loops
+	of    []int   // the uop each statement belongs to
 
 	lastLoop *block    // the last loop started in this block
 	nAtLoop  int       // len(stmts) once lastLoop's statement was added
@@ -78,6 +79,7 @@ type compiler struct {
 	group   map[int]*rowGroup // add-ACCUM -> the row group computing it
 	slots   []slotInit
 	blk     *block // the block being filled
+	at      int    // the uop being compiled
 	prog    *program
 	loaded  map[int]bool // buffers some LOAD reads
 }
@@ -116,6 +118,7 @@ func compile(p *codegen.Program) (prog *program, err error) {
 				c.prog.prefix = root.stmts
 				root.stmts = nil
 			} else {
+				c.at = i
 				c.addStmt(loopStmt(b))
 				c.blk.lastLoop, c.blk.nAtLoop = b, len(c.blk.stmts)
 			}
@@ -132,6 +135,7 @@ func compile(p *codegen.Program) (prog *program, err error) {
 				c.prog.accs = append(c.prog.accs, i)
 			}
 		}
+		c.at = i
 		f := c.uop(i)
 		if f == nil {
 			continue
@@ -155,6 +159,7 @@ func (c *compiler) add(f vfunc) {
 		c.blk.vec = append(c.blk.vec, f)
 	} else {
 		c.blk.stmts = append(c.blk.stmts, scalar(f))
+		c.blk.of = append(c.blk.of, c.at)
 	}
 }
 
@@ -163,6 +168,7 @@ func (c *compiler) addStmt(s stmt) {
 		panic("internal error: loop inside an innermost loop")
 	}
 	c.blk.stmts = append(c.blk.stmts, s)
+	c.blk.of = append(c.blk.of, c.at)
 }
 
 // temp returns a new scratch slot of type t.

@@ -1,6 +1,10 @@
 package cpu
 
-import "tiny/codegen"
+import (
+	"slices"
+
+	"tiny/codegen"
+)
 
 // This file computes the register tile codegen emits for a matmul: in an
 // innermost loop over columns j, several add-ACCUMs acc_r[j] += x[j]*s_r
@@ -16,17 +20,33 @@ type rowAcc struct {
 	acc int
 	aff affine
 	s   int
+
+	// direct is set when s is a load of buffer buf at index at, of an
+	// outer loop, used only here: a stepped loop (steps) then reads the
+	// buffer itself instead of running the load's closure.
+	direct bool
+	buf    int
+	at     affine
 }
 
 // accumRows builds the closure of row group g, which runs its members in
 // order, four per pass over x, and g's snap and apply functions.
 func (c *compiler) accumRows(g *rowGroup) vfunc {
 	rows := make([]rowAcc, len(g.accums))
+	t := regType(c.u[g.last].DType)
 	for r, i := range g.accums {
 		rows[r] = rowAcc{acc: c.u[i].Src[0], aff: c.aff[c.u[i].Src[1]], s: g.scal[r]}
+		l := c.u[g.scal[r]]
+		if l.Op != codegen.OpLoad || len(l.Src) != 2 || c.uses[g.scal[r]] != 1 || c.inner[c.scope[g.scal[r]]] {
+			continue
+		}
+		b := c.u[l.Src[0]]
+		if a, ok := c.aff[l.Src[1]]; ok && b.Op == codegen.OpDefineGlobal && b.DType != codegen.Float16 && regType(b.DType) == t {
+			rows[r].direct, rows[r].buf, rows[r].at = true, b.Buf, a
+			g.direct = append(g.direct, g.scal[r])
+		}
 	}
 	x := c.in(g.x).slot
-	t := regType(c.u[g.last].DType)
 	var xs [passSteps]int
 	for u := range xs {
 		xs[u] = c.temp(t)
@@ -67,9 +87,13 @@ func rowsFns[T num](g *rowGroup, rows []rowAcc, x int, xs [passSteps]int, sc, of
 			run = own[xs[u]][:n]
 		}
 		cur[xs[u]] = run
-		s, o := own[sc], fr.own.ix[of]
+		s, o, bufs := own[sc], fr.own.ix[of], get[T](&fr.g)
 		for r, q := range rows {
-			s[r*passSteps+u] = cur[q.s][0]
+			if q.direct {
+				s[r*passSteps+u] = bufs[q.buf][q.at.base(fr)]
+			} else {
+				s[r*passSteps+u] = cur[q.s][0]
+			}
 			o[r] = q.aff.base(fr) + blk
 		}
 	}
@@ -148,7 +172,9 @@ func mulAdd1x4[T num](a, x0, x1, x2, x3, s []T) {
 // and indices) and then one innermost loop whose only effect is one row
 // group g, computed last: for each run of the inner loop and each of the
 // iterations, the statements and the loop's closures before g's run and g
-// records the step; then g applies them all. The members' accumulators
+// records the step (reading the members' scalars that are plain loads from
+// their buffers itself, without the loads' statements); then g applies
+// them all. The members' accumulators
 // must be distinct, so that only each row's order of steps matters, and
 // stay in place for every step.
 func (c *compiler) steps(b *block) {
@@ -190,7 +216,13 @@ func (c *compiler) steps(b *block) {
 		}
 	}
 	c.prog.stepped++
-	b.stepped = &stepLoop{pre: b.stmts[:len(b.stmts)-1], in: in, feed: in.vec[:len(in.vec)-1], g: g}
+	var pre []stmt
+	for k, f := range b.stmts[:len(b.stmts)-1] {
+		if !slices.Contains(g.direct, b.of[k]) {
+			pre = append(pre, f)
+		}
+	}
+	b.stepped = &stepLoop{pre: pre, in: in, feed: in.vec[:len(in.vec)-1], g: g}
 }
 
 // stepLoop is a reduce loop that applies passSteps iterations per pass
