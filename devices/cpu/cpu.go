@@ -4,7 +4,11 @@
 // Compile turns each uop of a codegen.Program into a Go closure, once. The
 // closures of an innermost loop work on runs of up to blockSize elements,
 // so an add over 16M floats is 16K calls of a plain Go loop, not 16M
-// dispatches; outer loops run their closures on runs of one element. Run
+// dispatches; outer loops run their closures on runs of one element, and
+// their index arithmetic costs no closure at all (affine in the loop
+// variables). Codegen shapes the loop nest for this device (Target); a
+// matmul's register tile runs as one closure per group of rows, with the
+// reduce loop around it applying four steps per pass (rows.go). Run
 // splits the program's global loop across goroutines.
 package cpu
 
