@@ -2,51 +2,15 @@ package interp_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 
+	"tiny/internal/oracle"
 	"tiny/interp"
 )
-
-// oracleCase is one program of tensor/testdata/tensor_vectors_public.json:
-// a tinygrad expression over inputs a and b and the result tinygrad
-// computed.
-type oracleCase struct {
-	ID        string                `json:"id"`
-	Inputs    map[string]oracleData `json:"inputs"`
-	Expr      string                `json:"expr"`
-	Result    oracleData            `json:"result"`
-	Exact     bool                  `json:"exact"`
-	Tolerance *struct{ Rtol, Atol float64 }
-}
-
-type oracleData struct {
-	Shape []int  `json:"shape"`
-	DType string `json:"dtype"`
-	Data  []any  `json:"data"` // numbers or bools
-}
-
-func (d oracleData) floats() []float64 {
-	out := make([]float64, len(d.Data))
-	for i, v := range d.Data {
-		switch x := v.(type) {
-		case bool:
-			if x {
-				out[i] = 1
-			}
-		case float64:
-			out[i] = x
-		case string: // "nan", "inf", "-inf"
-			out[i], _ = strconv.ParseFloat(x, 64)
-		}
-	}
-	return out
-}
 
 // tinySpelling translates tinygrad's spelling to the language's (dim= and
 // axis= are the same keyword, so dim= stays).
@@ -55,9 +19,10 @@ func tinySpelling(expr string) string {
 	return r.Replace(expr)
 }
 
-func goData(d oracleData) interp.TensorData {
+// goData converts an array of the vectors to the embedding API's form.
+func goData(d oracle.Array) interp.TensorData {
 	td := interp.TensorData{Shape: d.Shape}
-	data := d.floats()
+	data := d.Data
 	switch d.DType {
 	case "int32":
 		xs := make([]int32, len(data))
@@ -86,26 +51,19 @@ func goData(d oracleData) interp.TensorData {
 
 // TestOracle runs tinygrad's recorded tensor programs through the language.
 func TestOracle(t *testing.T) {
-	raw, err := os.ReadFile("../tensor/testdata/tensor_vectors_public.json")
-	if err != nil {
-		t.Skip(err)
-	}
-	var file struct{ Cases []oracleCase }
-	if err := json.Unmarshal(raw, &file); err != nil {
-		t.Fatal(err)
-	}
+	cases := oracle.TensorCases(t)
 	pass := 0
-	for _, c := range file.Cases {
+	for _, c := range cases {
 		if err := runOracle(c); err != nil {
 			t.Errorf("%s: %s: %v", c.ID, tinySpelling(c.Expr), err)
 			continue
 		}
 		pass++
 	}
-	t.Logf("oracle: %d/%d programs pass through the language", pass, len(file.Cases))
+	t.Logf("oracle: %d/%d programs pass through the language", pass, len(cases))
 }
 
-func runOracle(c oracleCase) error {
+func runOracle(c oracle.TensorCase) error {
 	it, err := interp.New(interp.Options{Device: os.Getenv("TINY_DEVICE")})
 	if err != nil {
 		return err
@@ -131,7 +89,7 @@ func runOracle(c oracleCase) error {
 		return fmt.Errorf("dtype %s, want %s", got.DType, c.Result.DType)
 	}
 	vals := floats(got.Data)
-	for i, want := range c.Result.floats() {
+	for i, want := range c.Result.Data {
 		g := vals[i]
 		if c.Exact || c.Tolerance == nil {
 			if g != want && !(math.IsNaN(g) && math.IsNaN(want)) {

@@ -3,67 +3,24 @@ package shape
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
+	"tiny/internal/oracle"
 	"tiny/symbolic"
 )
 
 // This file checks the package against vectors recorded from tinygrad at
 // commit a2a4ff30 (testdata/shape_vectors_public.json, see ORACLE_NOTES.md).
 
-type oracleView struct {
-	Shape      []int64    `json:"shape"`
-	Strides    []int64    `json:"strides"`
-	Offset     int64      `json:"offset"`
-	Mask       [][2]int64 `json:"mask"`
-	Contiguous bool       `json:"contiguous"`
-}
-
-type oracleCase struct {
-	ID        string            `json:"id"`
-	Start     []int             `json:"start_shape"`
-	Ops       []json.RawMessage `json:"ops"`
-	Construct *struct {
-		Create struct {
-			Shape   []int64    `json:"shape"`
-			Strides []int64    `json:"strides"`
-			Offset  int64      `json:"offset"`
-			Mask    [][2]int64 `json:"mask"`
-		} `json:"view_create"`
-	} `json:"construct"`
-	Views      []oracleView `json:"views"`
-	Expr       string       `json:"expr"`
-	ExprRaw    string       `json:"expr_raw"`
-	Valid      string       `json:"valid"`
-	Semantics  string       `json:"render_semantics"`
-	IndexMap   []int64      `json:"index_map"`
-	Simplified struct {
-		Views []oracleView `json:"views"`
-		Expr  string       `json:"expr"`
-		Valid string       `json:"valid"`
-	} `json:"simplified"`
-}
-
-func loadOracle(t *testing.T) []oracleCase {
-	t.Helper()
-	data, err := os.ReadFile("testdata/shape_vectors_public.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		Named []oracleCase `json:"named_cases"`
-		Cases []oracleCase `json:"cases"`
-	}
-	if err := json.Unmarshal(data, &file); err != nil {
-		t.Fatal(err)
-	}
-	return append(file.Named, file.Cases...)
+// oracleCases returns the named cases, then the random ones.
+func oracleCases(t *testing.T) []oracle.ShapeCase {
+	named, random := oracle.ShapeCases(t)
+	return append(named, random...)
 }
 
 // build applies a case's construction or ops to a fresh tracker.
-func (oc oracleCase) build() (Tracker, error) {
+func build(oc oracle.ShapeCase) (Tracker, error) {
 	if oc.Construct != nil {
 		cr := oc.Construct.Create
 		var strides []*symbolic.Node
@@ -77,7 +34,7 @@ func (oc oracleCase) build() (Tracker, error) {
 		v, err := NewView(ints(cr.Shape), strides, c(cr.Offset), mask)
 		return Tracker{Views: []View{v}}, err
 	}
-	st := FromInts(oc.Start...)
+	st := FromInts(oc.StartShape...)
 	for _, raw := range oc.Ops {
 		var op []json.RawMessage
 		if err := json.Unmarshal(raw, &op); err != nil {
@@ -123,23 +80,6 @@ func applyOp(st Tracker, name string, arg json.RawMessage) (Tracker, error) {
 		return st.Flip(bs)
 	}
 	return st, fmt.Errorf("unknown op %q", name)
-}
-
-func reprViews(vs []oracleView) string {
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		mask := "None"
-		if v.Mask != nil {
-			ms := make([]string, len(v.Mask))
-			for j, m := range v.Mask {
-				ms[j] = fmt.Sprintf("(%d, %d)", m[0], m[1])
-			}
-			mask = tuple(ms)
-		}
-		parts[i] = fmt.Sprintf("View(shape=%s, strides=%s, offset=%d, mask=%s, contiguous=%s)",
-			Tuple(ints(v.Shape)), Tuple(ints(v.Strides)), v.Offset, mask, map[bool]string{true: "True", false: "False"}[v.Contiguous])
-	}
-	return "ShapeTracker(views=" + tuple(parts) + ")"
 }
 
 // indexMap evaluates (idx, valid) at every output position, row-major, as
@@ -191,19 +131,19 @@ func equalInts(a, b []int64) bool {
 func pct(n, d int) float64 { return 100 * float64(n) / float64(max(d, 1)) }
 
 func TestOracle(t *testing.T) {
-	cases := loadOracle(t)
+	cases := oracleCases(t)
 	var total, mapOK, viewsOK, simpOK, renderOK, rawOK, cases2, renderEq, simpRenderEq, simpCases, simpRenderOK, rawEq int
 	for _, oc := range cases {
 		total++
-		st, err := oc.build()
+		st, err := build(oc)
 		if err != nil {
 			t.Errorf("%s: %v", oc.ID, err)
 			continue
 		}
-		if st.String() == reprViews(oc.Views) {
+		if st.String() == oracle.Repr(oc.Views) {
 			viewsOK++
 		} else {
-			t.Logf("%s views:\n got %s\nwant %s", oc.ID, st, reprViews(oc.Views))
+			t.Logf("%s views:\n got %s\nwant %s", oc.ID, st, oracle.Repr(oc.Views))
 		}
 		ridx := st.Ridxs(nil)
 		rawIdx, rawValid := st.RawIndexExpr(ridx)
@@ -234,10 +174,10 @@ func TestOracle(t *testing.T) {
 		ss := st.Simplify()
 		if len(oc.Simplified.Views) > 0 {
 			simpCases++
-			if ss.String() == reprViews(oc.Simplified.Views) {
+			if ss.String() == oracle.Repr(oc.Simplified.Views) {
 				simpOK++
 			} else {
-				t.Logf("%s simplified:\n got %s\nwant %s", oc.ID, ss, reprViews(oc.Simplified.Views))
+				t.Logf("%s simplified:\n got %s\nwant %s", oc.ID, ss, oracle.Repr(oc.Simplified.Views))
 			}
 			si, sv := ss.Render(nil)
 			if si == oc.Simplified.Expr && sv == oc.Simplified.Valid {

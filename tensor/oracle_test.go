@@ -1,55 +1,15 @@
 package tensor
 
 import (
-	"encoding/json"
-	"fmt"
 	"math"
-	"os"
 	"slices"
 	"testing"
+
+	"tiny/internal/oracle"
 )
 
 // The oracle: 152 small programs computed by tinygrad (see
 // ../shared/oracle/NOTES.md), replayed through the Go API.
-
-type oracleArray struct {
-	Shape []int      `json:"shape"`
-	DType string     `json:"dtype"`
-	Data  flexFloats `json:"data"`
-}
-
-// flexFloats reads a JSON list of numbers and bools as float64s.
-type flexFloats []float64
-
-func (f *flexFloats) UnmarshalJSON(b []byte) error {
-	var raw []any
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
-	}
-	for _, v := range raw {
-		switch x := v.(type) {
-		case bool:
-			*f = append(*f, b2f(x))
-		case float64:
-			*f = append(*f, x)
-		default:
-			return fmt.Errorf("oracle data: %v", v)
-		}
-	}
-	return nil
-}
-
-type oracleCase struct {
-	ID        string                 `json:"id"`
-	Inputs    map[string]oracleArray `json:"inputs"`
-	Expr      string                 `json:"expr"`
-	Result    oracleArray            `json:"result"`
-	Exact     bool                   `json:"exact"`
-	Tolerance *struct {
-		Rtol float64 `json:"rtol"`
-		Atol float64 `json:"atol"`
-	} `json:"tolerance"`
-}
 
 type prog func(e *Engine, a, b *Tensor) *Tensor
 
@@ -182,21 +142,8 @@ var oraclePrograms = map[string]prog{
 	"(a * 0.25).cast(dtypes.int32) * 4": func(e *Engine, a, b *Tensor) *Tensor { return a.Mul(0.25).Cast(Int32).Mul(4) },
 }
 
-func loadOracle(t *testing.T) []oracleCase {
-	raw, err := os.ReadFile("testdata/tensor_vectors_public.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct {
-		Cases []oracleCase `json:"cases"`
-	}
-	if err := json.Unmarshal(raw, &f); err != nil {
-		t.Fatal(err)
-	}
-	return f.Cases
-}
-
-func (o oracleArray) tensor(e *Engine) *Tensor {
+// oracleTensor makes an input of the vectors a tensor of e.
+func oracleTensor(e *Engine, o oracle.Array) *Tensor {
 	d, _ := ParseDType(o.DType)
 	return e.FromFloats(o.Data, o.Shape, d)
 }
@@ -208,7 +155,7 @@ func TestOracle(t *testing.T) {
 }
 
 func runOracle(t *testing.T, e *Engine) {
-	cases := loadOracle(t)
+	cases := oracle.TensorCases(t)
 	pass := 0
 	for _, c := range cases {
 		p, ok := oraclePrograms[c.Expr]
@@ -218,10 +165,10 @@ func runOracle(t *testing.T, e *Engine) {
 		}
 		var a, b *Tensor
 		if in, ok := c.Inputs["a"]; ok {
-			a = in.tensor(e)
+			a = oracleTensor(e, in)
 		}
 		if in, ok := c.Inputs["b"]; ok {
-			b = in.tensor(e)
+			b = oracleTensor(e, in)
 		}
 		var got *Tensor
 		err := Catch(func() { got = p(e, a, b) })
@@ -238,7 +185,7 @@ func runOracle(t *testing.T, e *Engine) {
 	t.Logf("oracle: %d/%d", pass, len(cases))
 }
 
-func compareOracle(got *Tensor, c oracleCase) string {
+func compareOracle(got *Tensor, c oracle.TensorCase) string {
 	want := c.Result
 	if !slices.Equal(got.Shape(), want.Shape) {
 		return "shape " + FormatShape(got.Shape()) + ", want " + FormatShape(want.Shape)

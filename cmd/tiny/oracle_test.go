@@ -2,79 +2,42 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
+	"tiny/internal/oracle"
 	"tiny/interp"
 )
-
-// oracleCase is one tensor program of tinygrad's oracle vectors
-// (../shared/oracle/NOTES.md), kept in tensor/testdata.
-type oracleCase struct {
-	ID     string                        `json:"id"`
-	Expr   string                        `json:"expr"`
-	Inputs map[string]oracleArray        `json:"inputs"`
-	Result oracleArray                   `json:"result"`
-	Exact  bool                          `json:"exact"`
-	Tol    *struct{ Atol, Rtol float64 } `json:"tolerance"`
-}
-
-type oracleArray struct {
-	Shape []int      `json:"shape"`
-	DType string     `json:"dtype"`
-	Data  flexFloats `json:"data"`
-}
-
-// flexFloats reads a JSON array of numbers and bools as float64s.
-type flexFloats []float64
-
-func (f *flexFloats) UnmarshalJSON(b []byte) error {
-	var raw []any
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
-	}
-	*f = toFloats(raw)
-	return nil
-}
 
 // TestOracle runs tinygrad's oracle programs through the language, in the
 // contract's spelling (no "Tensor." or "dtypes.", true/false), and compares
 // the results: exact cases bit for bit, the others within their tolerance.
 func TestOracle(t *testing.T) {
-	raw, err := os.ReadFile("../../tensor/testdata/tensor_vectors_public.json")
-	if err != nil {
-		t.Skip(err)
-	}
-	var f struct{ Cases []oracleCase }
-	if err := json.Unmarshal(raw, &f); err != nil {
-		t.Fatal(err)
-	}
+	cases := oracle.TensorCases(t)
 	pass := 0
-	for _, c := range f.Cases {
+	for _, c := range cases {
 		if msg := runOracleCase(c); msg != "" {
 			t.Errorf("%s: %s", c.ID, msg)
 			continue
 		}
 		pass++
 	}
-	t.Logf("oracle through the language: %d/%d", pass, len(f.Cases))
+	t.Logf("oracle through the language: %d/%d", pass, len(cases))
 }
 
 // tinySpelling rewrites a tinygrad expression in the contract's spelling.
 var tinySpelling = strings.NewReplacer("Tensor.", "", "dtypes.", "", "True", "true", "False", "false", "None", "none")
 
 // runOracleCase runs one case and returns what is wrong, or "".
-func runOracleCase(c oracleCase) string {
+func runOracleCase(c oracle.TensorCase) string {
 	var src strings.Builder
 	for _, name := range []string{"a", "b"} {
 		if in, ok := c.Inputs[name]; ok {
-			fmt.Fprintf(&src, "%s = %s\n", name, in.literal())
+			fmt.Fprintf(&src, "%s = %s\n", name, literal(in))
 		}
 	}
 	fmt.Fprintf(&src, "r = %s\n", tinySpelling.Replace(c.Expr))
@@ -90,11 +53,11 @@ func runOracleCase(c oracleCase) string {
 	if !ok {
 		return fmt.Sprintf("r is %T, want a tensor", v)
 	}
-	return c.compare(got)
+	return compareOracle(c, got)
 }
 
 // literal returns the script text that builds the array.
-func (o oracleArray) literal() string {
+func literal(o oracle.Array) string {
 	vals := make([]string, len(o.Data))
 	for i, x := range o.Data {
 		vals[i] = strconv.FormatFloat(x, 'g', -1, 64)
@@ -116,8 +79,9 @@ func tupleComma(n int) string {
 	return ""
 }
 
-// compare checks got's shape, dtype and values against the case's result.
-func (c oracleCase) compare(got interp.TensorData) string {
+// compareOracle checks got's shape, dtype and values against the case's
+// result.
+func compareOracle(c oracle.TensorCase, got interp.TensorData) string {
 	want := c.Result
 	if fmt.Sprint(got.Shape) != fmt.Sprint(want.Shape) && !(len(got.Shape) == 0 && len(want.Shape) == 0) {
 		return fmt.Sprintf("shape %v, want %v", got.Shape, want.Shape)
@@ -132,8 +96,8 @@ func (c oracleCase) compare(got interp.TensorData) string {
 	for i, w := range want.Data {
 		g := vals[i]
 		bad := math.Float64bits(g) != math.Float64bits(w) && !(math.IsNaN(g) && math.IsNaN(w))
-		if !c.Exact && c.Tol != nil {
-			bad = math.IsNaN(w) != math.IsNaN(g) || math.Abs(g-w) > c.Tol.Atol+c.Tol.Rtol*math.Abs(w)
+		if !c.Exact && c.Tolerance != nil {
+			bad = math.IsNaN(w) != math.IsNaN(g) || math.Abs(g-w) > c.Tolerance.Atol+c.Tolerance.Rtol*math.Abs(w)
 		}
 		if bad {
 			return fmt.Sprintf("value %d is %v, want %v (got %v)", i, g, w, vals)

@@ -4,54 +4,32 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
+	"tiny/internal/oracle"
 	"tiny/interp"
 )
-
-// shapeCase is one random movement-op sequence of tinygrad's shape oracle
-// (kept in shape/testdata).
-type shapeCase struct {
-	ID         string            `json:"id"`
-	StartShape []int             `json:"start_shape"`
-	Ops        []json.RawMessage `json:"ops"`
-	Views      []struct {
-		Shape, Strides []int
-		Offset         int
-		Mask           [][2]int
-		Contiguous     bool
-	} `json:"views"`
-	IndexMap []int `json:"index_map"`
-}
 
 // TestShapeOracle replays tinygrad's random movement-op sequences in the
 // language, twice: on a shapetracker, whose print must be tinygrad's repr
 // of the same views, and on a tensor arange(n) padded with -1, whose values
 // must be the oracle's index map.
 func TestShapeOracle(t *testing.T) {
-	raw, err := os.ReadFile("../../shape/testdata/shape_vectors_public.json")
-	if err != nil {
-		t.Skip(err)
-	}
-	var f struct{ Cases []shapeCase }
-	if err := json.Unmarshal(raw, &f); err != nil {
-		t.Fatal(err)
-	}
+	_, cases := oracle.ShapeCases(t)
 	pass := 0
-	for _, c := range f.Cases {
+	for _, c := range cases {
 		if msg := runShapeCase(c); msg != "" {
 			t.Errorf("%s: %s", c.ID, msg)
 			continue
 		}
 		pass++
 	}
-	t.Logf("shape oracle through the language: %d/%d", pass, len(f.Cases))
+	t.Logf("shape oracle through the language: %d/%d", pass, len(cases))
 }
 
-func runShapeCase(c shapeCase) string {
+func runShapeCase(c oracle.ShapeCase) string {
 	st, ten := "st = shapetracker("+tuple(c.StartShape)+")", fmt.Sprintf("t = arange(%d).reshape(%s)", prod(c.StartShape), tuple(c.StartShape))
 	for _, raw := range c.Ops {
 		var op []json.RawMessage
@@ -74,7 +52,7 @@ func runShapeCase(c shapeCase) string {
 	if err := it.Exec(context.Background(), c.ID+".tiny", src, false); err != nil {
 		return fmt.Sprintf("%s\n%s", it.FormatError(err), src)
 	}
-	if got, want := global(it, "s"), c.repr(); got != want {
+	if got, want := global(it, "s"), oracle.Repr(c.Views); got != want {
 		return fmt.Sprintf("shapetracker\n%s\nprints\n%s\nwant\n%s", src, got, want)
 	}
 	if got, want := global(it, "r"), fmt.Sprint(c.IndexMap); got != want && !(len(c.IndexMap) == 1 && got == fmt.Sprint(c.IndexMap[0])) {
@@ -130,27 +108,6 @@ func movement(name string, arg json.RawMessage) (string, string) {
 		return "stride(" + tuple(a) + ")", "[" + strings.Join(subs, ", ") + "]"
 	}
 	return "", ""
-}
-
-// repr returns tinygrad's print of the case's ShapeTracker.
-func (c shapeCase) repr() string {
-	views := make([]string, len(c.Views))
-	for i, v := range c.Views {
-		mask := "None"
-		if v.Mask != nil {
-			pairs := make([]string, len(v.Mask))
-			for j, m := range v.Mask {
-				pairs[j] = fmt.Sprintf("(%d, %d)", m[0], m[1])
-			}
-			mask = "(" + strings.Join(pairs, ", ") + commaIf(len(pairs) == 1) + ")"
-		}
-		contiguous := "False"
-		if v.Contiguous {
-			contiguous = "True"
-		}
-		views[i] = fmt.Sprintf("View(shape=%s, strides=%s, offset=%d, mask=%s, contiguous=%s)", tuple(v.Shape), tuple(v.Strides), v.Offset, mask, contiguous)
-	}
-	return "ShapeTracker(views=(" + strings.Join(views, ", ") + commaIf(len(views) == 1) + "))"
 }
 
 // global returns a global of it as text: lists as Go prints []any of ints.
