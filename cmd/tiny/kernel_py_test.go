@@ -58,20 +58,6 @@ func TestKernelPythonClient(t *testing.T) {
 // TestKernelNotebook executes a notebook with jupyter nbconvert, as a user
 // would, and checks the outputs saved in it.
 func TestKernelNotebook(t *testing.T) {
-	needPython(t, "nbconvert, nbclient", "jupyter-nbconvert")
-	out := t.TempDir()
-	cmd := exec.Command(python, "-m", "nbconvert", "--to", "notebook", "--execute",
-		"--ExecutePreprocessor.timeout=60", "--output-dir", out, "--output", "executed", "testdata/kernel.ipynb")
-	cmd.Env = jupyterEnv(t)
-	start := time.Now()
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("nbconvert: %v\n%s", err, msg)
-	}
-	t.Logf("nbconvert --execute: %v", time.Since(start).Round(time.Millisecond))
-	data, err := os.ReadFile(filepath.Join(out, "executed.ipynb"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var nb struct {
 		Cells []struct {
 			CellType       string `json:"cell_type"`
@@ -85,9 +71,7 @@ func TestKernelNotebook(t *testing.T) {
 			} `json:"outputs"`
 		} `json:"cells"`
 	}
-	if err := json.Unmarshal(data, &nb); err != nil {
-		t.Fatal(err)
-	}
+	data := executeNotebook(t, "testdata/kernel.ipynb", &nb)
 	var got []string
 	for _, c := range nb.Cells[1:] {
 		if c.ExecutionCount == nil {
@@ -112,18 +96,6 @@ func TestKernelNotebook(t *testing.T) {
 // TestKernelExampleNotebook executes examples/notebook.ipynb: every code
 // cell runs, and only the one tagged raises-exception fails.
 func TestKernelExampleNotebook(t *testing.T) {
-	needPython(t, "nbconvert, nbclient", "jupyter-nbconvert")
-	out := t.TempDir()
-	cmd := exec.Command(python, "-m", "nbconvert", "--to", "notebook", "--execute",
-		"--ExecutePreprocessor.timeout=60", "--output-dir", out, "--output", "executed", "../../examples/notebook.ipynb")
-	cmd.Env = jupyterEnv(t)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("nbconvert: %v\n%s", err, msg)
-	}
-	data, err := os.ReadFile(filepath.Join(out, "executed.ipynb"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var nb struct {
 		Cells []struct {
 			CellType       string `json:"cell_type"`
@@ -136,9 +108,7 @@ func TestKernelExampleNotebook(t *testing.T) {
 			} `json:"outputs"`
 		} `json:"cells"`
 	}
-	if err := json.Unmarshal(data, &nb); err != nil {
-		t.Fatal(err)
-	}
+	executeNotebook(t, "../../examples/notebook.ipynb", &nb)
 	for i, c := range nb.Cells {
 		if c.CellType != "code" {
 			continue
@@ -152,6 +122,31 @@ func TestKernelExampleNotebook(t *testing.T) {
 			t.Errorf("cell %d: count %v, %d outputs, failed %v, tagged %v", i, c.ExecutionCount, len(c.Outputs), failed, tagged)
 		}
 	}
+}
+
+// executeNotebook runs the notebook at path with jupyter nbconvert through
+// the installed kernelspec, as a user would, decodes the executed copy into
+// nb and returns its text. It skips the test where nbconvert is missing.
+func executeNotebook(t *testing.T, path string, nb any) []byte {
+	t.Helper()
+	needPython(t, "nbconvert, nbclient", "jupyter-nbconvert")
+	out := t.TempDir()
+	cmd := exec.Command(python, "-m", "nbconvert", "--to", "notebook", "--execute",
+		"--ExecutePreprocessor.timeout=60", "--output-dir", out, "--output", "executed", path)
+	cmd.Env = jupyterEnv(t)
+	start := time.Now()
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("nbconvert: %v\n%s", err, msg)
+	}
+	t.Logf("nbconvert --execute %s: %v", path, time.Since(start).Round(time.Millisecond))
+	data, err := os.ReadFile(filepath.Join(out, "executed.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, nb); err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // text joins a notebook's multi-line string, saved as a list of lines.
