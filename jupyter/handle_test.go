@@ -180,17 +180,26 @@ func TestStreamBatches(t *testing.T) {
 	}
 }
 
-func TestInterrupt(t *testing.T) {
-	k, rec := newTestKernel(t)
+// startCell handles an execute_request for code on a goroutine of its own,
+// as the shell socket would while other requests come in, gives it 100ms
+// to start, and returns the channel that gets its reply's content. (Not
+// execute: the messages published meanwhile belong to the other requests.)
+func startCell(t *testing.T, k *Kernel, code string) <-chan map[string]any {
+	t.Helper()
+	req := request(t, "execute_request", map[string]any{"code": code})
 	done := make(chan map[string]any)
 	go func() {
-		// Not execute: the interrupt's own status messages come meanwhile.
-		req := request(t, "execute_request", map[string]any{"code": "n = 0\nwhile true { n += 1 }"})
 		var c map[string]any
 		k.Handle(context.Background(), req, func(m *Message) { json.Unmarshal(m.Content, &c) })
 		done <- c
 	}()
 	time.Sleep(100 * time.Millisecond)
+	return done
+}
+
+func TestInterrupt(t *testing.T) {
+	k, rec := newTestKernel(t)
+	done := startCell(t, k, "n = 0\nwhile true { n += 1 }")
 	var reply *Message
 	k.Handle(context.Background(), request(t, "interrupt_request", map[string]any{}), func(m *Message) { reply = m })
 	if reply == nil || reply.Header.MsgType != "interrupt_reply" {
@@ -345,14 +354,7 @@ func TestStopOnError(t *testing.T) {
 // runs fails at once, and an interrupt still stops the running one.
 func TestExecuteWhileBusy(t *testing.T) {
 	k, rec := newTestKernel(t)
-	done := make(chan map[string]any)
-	go func() {
-		req := request(t, "execute_request", map[string]any{"code": "while true { }"})
-		var c map[string]any
-		k.Handle(context.Background(), req, func(m *Message) { json.Unmarshal(m.Content, &c) })
-		done <- c
-	}()
-	time.Sleep(100 * time.Millisecond)
+	done := startCell(t, k, "while true { }")
 	var c map[string]any
 	k.Handle(context.Background(), request(t, "execute_request", map[string]any{"code": "1"}), func(m *Message) { json.Unmarshal(m.Content, &c) })
 	if c["status"] != "error" || c["evalue"] != "another cell is running" {
