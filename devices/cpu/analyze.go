@@ -1,6 +1,10 @@
 package cpu
 
-import "tiny/codegen"
+import (
+	"slices"
+
+	"tiny/codegen"
+)
 
 // This file holds the analysis that runs before any closure is built:
 // which loop each uop is in, which index values are affine in an innermost
@@ -103,6 +107,7 @@ func (c *compiler) analyze() {
 	c.affines()
 	c.fusions()
 	c.absorbs()
+	c.scaledExp2s()
 	c.rowGroups()
 }
 
@@ -338,4 +343,62 @@ func (c *compiler) rowMember(i int) (x, s int, ok bool) {
 		return 0, 0, false
 	}
 	return x, s, true
+}
+
+// scaledExp2 is exp2((x + add) * mul) in an innermost loop (softmax's
+// exp2((x - max) * log2(e)), and exp as tinygrad writes it): the EXP2
+// computes its argument as it goes, so the ADD or SUB and the MUL need no
+// pass of their own. add is -1 when there is none; sub says it is
+// subtracted.
+type scaledExp2 struct {
+	x, add, mul int
+	sub         bool
+}
+
+// scaledExp2s finds float32 EXP2s of a MUL by a scalar from outside the
+// loop, of a run or of a run plus or minus such a scalar, each used once.
+func (c *compiler) scaledExp2s() {
+	c.scaled = map[int]scaledExp2{}
+	for i, u := range c.u {
+		h := c.scope[i]
+		if u.Op != codegen.OpExp2 || h < 0 || !c.inner[h] || regType(u.DType) != tF32 {
+			continue
+		}
+		r, k, ok := c.byScalar(u.Src[0], h, codegen.OpMul)
+		if !ok {
+			continue
+		}
+		e := scaledExp2{x: r, add: -1, mul: k}
+		if x, a, ok := c.byScalar(r, h, codegen.OpAdd, codegen.OpSub); ok {
+			e.x, e.add, e.sub = x, a, c.u[r].Op == codegen.OpSub
+			c.inMul[r] = true
+		}
+		c.inMul[u.Src[0]] = true
+		c.scaled[i] = e
+	}
+}
+
+// byScalar reports whether v is a float32 op of loop h, of one of ops,
+// used once and computed by nothing else, whose operands are a run of h
+// and a scalar from outside it (the scalar second for SUB); it returns the
+// run and the scalar.
+func (c *compiler) byScalar(v, h int, ops ...codegen.Op) (run, k int, ok bool) {
+	u := c.u[v]
+	if !slices.Contains(ops, u.Op) || c.uses[v] != 1 || c.home(v) != h || c.inMul[v] || regType(u.DType) != tF32 {
+		return 0, 0, false
+	}
+	if _, absorbs := c.absorb[v]; absorbs {
+		return 0, 0, false
+	}
+	if _, fused := c.fuse[v]; fused {
+		return 0, 0, false
+	}
+	a, b := u.Src[0], u.Src[1]
+	switch {
+	case c.home(a) == h && c.home(b) != h:
+		return a, b, true
+	case c.home(b) == h && c.home(a) != h && u.Op != codegen.OpSub:
+		return b, a, true
+	}
+	return 0, 0, false
 }

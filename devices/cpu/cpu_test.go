@@ -235,3 +235,29 @@ func TestOuterIndex(t *testing.T) {
 	checkOpts(t, kt.Kernel(shape.FromInts(16, 40, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))),
 		spec(f32, 16*24), spec(f32, 24*40)), rowTargets)
 }
+
+// TestScaledExp2 checks EXP2s that compute their scaled argument as they go
+// (scaledExp2): (x - m) * c, (m + x) * c, x * c and c * x, with m a row's
+// value and c a constant, large enough that some results overflow to
+// infinity or underflow to 0, in float32 and float16.
+func TestScaledExp2(t *testing.T) {
+	for _, d := range []codegen.DType{f32, codegen.Float16} {
+		s := shape.FromInts(37, 300)
+		col := kt.Must(shape.FromInts(37, 1).ExpandInts([]int{37, 300}))
+		k := func(v float64) *codegen.Node { return kt.Const(v, d, kt.Must(shape.FromInts(1, 1).ExpandInts([]int{37, 300}))) }
+		x, m := kt.Load(1, d, s), kt.Load(2, d, col)
+		exp2 := func(v *codegen.Node) *codegen.Node { return kt.Op(codegen.OpExp2, d, v) }
+		mul := func(a, b *codegen.Node) *codegen.Node { return kt.Op(codegen.OpMul, d, a, b) }
+		for _, v := range []*codegen.Node{
+			exp2(mul(kt.Op(codegen.OpSub, d, x, m), k(1.4426950408889634))),
+			exp2(mul(k(90), kt.Op(codegen.OpAdd, d, m, x))),
+			exp2(mul(x, k(100))),
+			kt.Op(codegen.OpDiv, d, exp2(mul(k(-70), x)), m),
+		} {
+			check(t, kt.Kernel(s, v, spec(d, 37*300), spec(d, 37)))
+		}
+		// The sum of a softmax: a reduce of the scaled EXP2.
+		e := exp2(mul(kt.Op(codegen.OpSub, d, x, m), k(1.4426950408889634)))
+		check(t, kt.Kernel(shape.FromInts(37, 1), kt.Reduce(codegen.OpAdd, d, []int{1}, e), spec(d, 37*300), spec(d, 37)))
+	}
+}

@@ -135,6 +135,27 @@ func exp2Run(d, a []float32) {
 	}
 }
 
+// exp2ScaledRun sets d[i] = 2**((a[i] + add) * mul), each step rounded to
+// float32 as separate passes would: exp2Run's loop with its argument
+// computed in place.
+func exp2ScaledRun(d, a []float32, add, mul float32) {
+	const shift = 0x1.8p47
+	a = a[:len(d)]
+	for i, x := range a {
+		y := (x + add) * mul
+		v := float64(y)
+		if !(v < 128 && v >= -151) { // NaN, overflow and underflow
+			d[i] = exp2f(y)
+			continue
+		}
+		t := v + shift
+		k := int64(math.Float64bits(t)) - int64(math.Float64bits(shift))
+		f := (v - (t - shift)) * math.Ln2
+		p := 1 + f*(1+f*(1.0/2+f*(1.0/6+f*(1.0/24))))
+		d[i] = float32(p * exp2Table[k&31] * math.Float64frombits(uint64((k>>5)+1023)<<52))
+	}
+}
+
 // The parts of pi for Cody-Waite reduction: twice fdlibm's parts of pi/2,
 // so k*pia is exact for |k| < 2**20.
 const (

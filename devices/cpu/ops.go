@@ -190,6 +190,9 @@ func binv[T, R num](c *compiler, dst int, a, b opnd, vv vvFn[T, R], vs vsFn[T, R
 }
 
 func (c *compiler) unary(i int) vfunc {
+	if e, ok := c.scaled[i]; ok {
+		return c.exp2Scaled(i, e)
+	}
 	u := c.u[i]
 	a := c.in(u.Src[0])
 	switch regType(u.DType) {
@@ -351,5 +354,25 @@ func mulAddv[T num](dst int, x, y, z opnd) vfunc {
 	return func(fr *frame, _, n int) {
 		t := get[T](&fr.cur)
 		mulAdd(t[dst][:n], t[x.slot][:n], t[y.slot], ys, t[z.slot], zs)
+	}
+}
+
+// exp2Scaled builds EXP2 i of (x + add) * mul (see scaledExp2).
+func (c *compiler) exp2Scaled(i int, e scaledExp2) vfunc {
+	x, mul := c.in(e.x).slot, c.in(e.mul).slot
+	add := -1
+	if e.add >= 0 {
+		add = c.in(e.add).slot
+	}
+	return func(fr *frame, _, n int) {
+		t := fr.cur.f32
+		var k float32
+		if add >= 0 {
+			k = t[add][0]
+			if e.sub {
+				k = -k // x - k == x + -k exactly
+			}
+		}
+		exp2ScaledRun(t[i][:n], t[x][:n], k, t[mul][0])
 	}
 }
