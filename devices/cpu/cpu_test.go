@@ -244,7 +244,9 @@ func TestScaledExp2(t *testing.T) {
 	for _, d := range []codegen.DType{f32, codegen.Float16} {
 		s := shape.FromInts(37, 300)
 		col := kt.Must(shape.FromInts(37, 1).ExpandInts([]int{37, 300}))
-		k := func(v float64) *codegen.Node { return kt.Const(v, d, kt.Must(shape.FromInts(1, 1).ExpandInts([]int{37, 300}))) }
+		k := func(v float64) *codegen.Node {
+			return kt.Const(v, d, kt.Must(shape.FromInts(1, 1).ExpandInts([]int{37, 300})))
+		}
 		x, m := kt.Load(1, d, s), kt.Load(2, d, col)
 		exp2 := func(v *codegen.Node) *codegen.Node { return kt.Op(codegen.OpExp2, d, v) }
 		mul := func(a, b *codegen.Node) *codegen.Node { return kt.Op(codegen.OpMul, d, a, b) }
