@@ -146,11 +146,24 @@ func TestRunInterrupt(t *testing.T) {
 	interrupt(t, cmd, "<stdin>:3:")
 }
 
+// TestRunInterruptKernel sends SIGINT while one matmul kernel runs on the
+// CPU device (about 30 s uninterrupted): the kernel stops between chunks
+// of its loop and the script ends with the error at the statement.
+func TestRunInterruptKernel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a signal")
+	}
+	src := "a = rand(6144, 6144)\nprint(\"start\")\nb = (a @ a).sum().item()\nprint(\"after\")\n"
+	cmd := exec.Command(tinyBinary(t), "-c", src)
+	cmd.Env = []string{"DEVICE=CPU"}
+	interrupt(t, cmd, "<string>:3:")
+}
+
 // interrupt starts cmd, waits for its first line, sends SIGINT and checks
 // that it stops with status 130 and an error starting with errPrefix.
 func interrupt(t *testing.T, cmd *exec.Cmd, errPrefix string) {
 	t.Helper()
-	cmd.Env = []string{"NO_COLOR=1"}
+	cmd.Env = append(cmd.Env, "NO_COLOR=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()

@@ -50,6 +50,9 @@ func (b *block) run(fr *frame, lo, hi int) {
 	}
 	v := fr.cur.ix[b.rng]
 	for i := lo; i < hi; i++ {
+		if fr.stop.Load() {
+			return // interrupted: RunContext reports it
+		}
 		v[0] = i
 		for _, s := range b.stmts {
 			s(fr)

@@ -13,9 +13,11 @@
 package cpu
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"tiny/codegen"
 	"tiny/devices"
@@ -85,7 +87,15 @@ type runner struct {
 }
 
 // Run executes the program over bufs.
-func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) (err error) {
+func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) error {
+	return r.RunContext(context.Background(), bufs, vars)
+}
+
+// RunContext executes the program over bufs, the global loop cut into
+// chunks the workers take in turn (devices.Parallel), and stops between
+// chunks once ctx is done. Each worker runs the prefix (its accumulators)
+// once and folds every chunk it takes into them.
+func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars map[string]int64) (err error) {
 	p := r.prog.p
 	if len(bufs) != len(p.Bufs) {
 		return fmt.Errorf("cpu: %s: got %d buffers, want %d", p.Name, len(bufs), len(p.Bufs))
@@ -99,9 +109,12 @@ func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) (err error) 
 	if g := r.prog.global; g != nil && p.Work >= minParallel {
 		workers = min(r.threads, p.Global)
 	}
+	var stop atomic.Bool
+	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	frames := make([]*frame, max(workers, 1))
 	for w := range frames {
 		frames[w] = r.frames.Get().(*frame)
+		frames[w].stop = &stop
 		if err := frames[w].bind(bufs, r.prog.slots, vars); err != nil {
 			return err
 		}
@@ -119,27 +132,23 @@ func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) (err error) 
 		total = frames[0].cur.ix[r.prog.global.end][0]
 	}
 	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := total*w/workers, total*(w+1)/workers
-		work := func() {
-			errs[w] = protect(p.Name, func() {
-				runStmts(frames[w], r.prog.prefix)
-				r.prog.global.run(frames[w], lo, hi)
-			})
+	stopped := devices.Parallel(ctx, total, workers, func(w int) {
+		errs[w] = protect(p.Name, func() { runStmts(frames[w], r.prog.prefix) })
+	}, func(w, c, lo, hi int) {
+		if errs[w] == nil {
+			errs[w] = protect(p.Name, func() { r.prog.global.run(frames[w], lo, hi) })
 		}
-		if w == workers-1 {
-			work()
-			continue
-		}
-		wg.Add(1)
-		go func() { defer wg.Done(); work() }()
-	}
-	wg.Wait()
+	})
 	for _, e := range errs {
 		if e != nil {
 			return e
 		}
+	}
+	if stopped != nil {
+		return stopped
+	}
+	if stop.Load() {
+		return ctx.Err()
 	}
 	if len(r.prog.suffix) == 0 {
 		return nil

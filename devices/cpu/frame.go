@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"tiny/codegen"
 	"tiny/devices"
@@ -83,6 +84,7 @@ func get[T num](r *regs) [][]T {
 type frame struct {
 	cur, own, g regs
 	h           [][]uint16
+	stop        *atomic.Bool // set when the run's context is done: outer loops return
 }
 
 // slotInit says how a frame allocates one slot.
@@ -95,7 +97,7 @@ type slotInit struct {
 }
 
 func newFrame(slots []slotInit, nbufs int) *frame {
-	fr := &frame{cur: makeRegs(len(slots)), own: makeRegs(len(slots)), g: makeRegs(nbufs), h: make([][]uint16, nbufs)}
+	fr := &frame{cur: makeRegs(len(slots)), own: makeRegs(len(slots)), g: makeRegs(nbufs), h: make([][]uint16, nbufs), stop: new(atomic.Bool)}
 	for i, s := range slots {
 		if s.n == 0 {
 			continue
