@@ -12,7 +12,7 @@ type RangeKind uint8
 const (
 	RangeGlobal RangeKind = iota // output axes outside the reduce loops
 	RangeReduce                  // axes folded into accumulators
-	RangeInner                   // an output axis placed inside the reduce loops (accumulator arrays)
+	RangeInner                   // a loop indexing accumulator arrays: an output axis inside the reduce loops, or a reduce's lanes
 )
 
 var rangeNames = [...]string{"global", "reduce", "inner"}
