@@ -26,18 +26,27 @@ var pool = struct {
 	free map[int][][]byte
 }{free: map[int][][]byte{}}
 
-// Alloc returns a buffer of n elements of d. Its contents are unspecified
-// (it may be reused memory); use Zero to clear it.
-func Alloc(d codegen.DType, n int) *Buffer {
+// Reuse returns a freed buffer of n elements of d from the pool, or false
+// when the pool has none of that size. Its contents are unspecified.
+func Reuse(d codegen.DType, n int) (*Buffer, bool) {
 	size := n * d.Size()
 	pool.Lock()
+	defer pool.Unlock()
 	if l := pool.free[size]; len(l) > 0 {
 		b := l[len(l)-1]
 		pool.free[size] = l[:len(l)-1]
-		pool.Unlock()
-		return &Buffer{DType: d, Len: n, Data: b}
+		return &Buffer{DType: d, Len: n, Data: b}, true
 	}
-	pool.Unlock()
+	return nil, false
+}
+
+// Alloc returns a buffer of n elements of d. Its contents are unspecified
+// (it may be reused memory); use Zero to clear it.
+func Alloc(d codegen.DType, n int) *Buffer {
+	if b, ok := Reuse(d, n); ok {
+		return b
+	}
+	size := n * d.Size()
 	raw := make([]byte, size+align)
 	off := 0
 	if size > 0 {

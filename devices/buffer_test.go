@@ -1,0 +1,40 @@
+package devices
+
+import (
+	"testing"
+
+	"tiny/codegen"
+)
+
+// A freed buffer comes back from Reuse for the same byte size, aligned, and
+// only once; Alloc takes from the pool first.
+func TestReuse(t *testing.T) {
+	const n = 12345 // a size no other test frees
+	if _, ok := Reuse(codegen.Float32, n); ok {
+		t.Fatal("Reuse found a buffer before any was freed")
+	}
+	b := Alloc(codegen.Float32, n)
+	if uintptr(b.Ptr())%align != 0 {
+		t.Fatalf("Alloc: address %p is not %d-byte aligned", b.Ptr(), align)
+	}
+	p := b.Ptr()
+	b.Free()
+	if b.Data != nil {
+		t.Fatal("Free left the buffer usable")
+	}
+	if _, ok := Reuse(codegen.Float32, n+1); ok {
+		t.Fatal("Reuse returned a buffer of another size")
+	}
+	// int32 has float32's size: the same bytes serve it.
+	r, ok := Reuse(codegen.Int32, n)
+	if !ok || r.Ptr() != p || r.Len != n || r.DType != codegen.Int32 {
+		t.Fatalf("Reuse = %p len %d %v, %v; want the freed %p", r.Ptr(), r.Len, r.DType, ok, p)
+	}
+	if _, ok := Reuse(codegen.Int32, n); ok {
+		t.Fatal("Reuse returned the same buffer twice")
+	}
+	r.Free()
+	if a := Alloc(codegen.Float32, n); a.Ptr() != p {
+		t.Fatalf("Alloc = %p, want the pooled %p", a.Ptr(), p)
+	}
+}
