@@ -26,6 +26,11 @@
 //     over buffers from the devices pool. Intermediate buffers are freed after
 //     their last use; a realized target keeps its buffer, and its node forgets
 //     its sources. A buffer returns to the pool when its node is garbage.
+//  4. Gradients (grad.go). Gradient and Backward walk the lazy graph from a
+//     scalar loss back to the targets, with one rule per elementwise op,
+//     reduce and movement (views remember the movement that made them), and
+//     return lazy tensors: the backward pass schedules and fuses like any
+//     other graph.
 //
 // Reading: Shape, DType, Numel; Floats, Ints, Bools and ToList for data;
 // Item and Value for one element; String prints NumPy-style, ListString as a

@@ -36,6 +36,15 @@ type lazy struct {
 
 	buf *devices.Buffer // buffer: the data
 	eng *Engine
+
+	// Autograd (grad.go). A view collapses onto its base, so it also keeps
+	// the node it was made from and the movement that made it: backward
+	// undoes the movements one at a time.
+	parent       *lazy // view: the node the movement was applied to
+	mv           move  // view: that movement
+	requiresGrad bool  // Backward stores this node's gradient in grad
+	grad         *lazy // the gradient Backward stored, nil before
+	realized     bool  // buffer: computed by Realize, its sources forgotten
 }
 
 // baseOf returns the base a node reads: itself unless it is a view.
@@ -83,22 +92,22 @@ func elementwise(op codegen.Op, d DType, shp []int, srcs ...*lazy) *lazy {
 	return &lazy{kind: kElementwise, op: op, dtype: d, shape: shp, src: srcs, eng: srcs[0].eng}
 }
 
-// view returns n seen through the movement described by f, which turns n's
-// tracker into the new one. Views of views collapse onto the same base.
-func (n *lazy) view(f func(shape.Tracker) (shape.Tracker, error), what string) *lazy {
+// view returns n seen through the movement m. Views of views collapse onto
+// the same base; the new node remembers n and m for backward.
+func (n *lazy) view(m move) *lazy {
 	base, st := n, shape.FromInts(n.shape...)
 	if n.kind == kView {
 		base, st = n.base, n.st
 	}
-	nst, err := f(st)
+	nst, err := m.apply(st)
 	if err != nil {
-		fail("%s: %v", what, err)
+		fail("%s: %v", m.op, err)
 	}
 	shp := nst.IntShape()
 	if slices.Equal(shp, base.shape) && nst.Contiguous() {
 		return base
 	}
-	return &lazy{kind: kView, dtype: n.dtype, shape: shp, base: base, st: nst, eng: n.eng}
+	return &lazy{kind: kView, dtype: n.dtype, shape: shp, base: base, st: nst, eng: n.eng, parent: n, mv: m}
 }
 
 // reshape returns n with a new shape of the same size.
@@ -106,7 +115,7 @@ func (n *lazy) reshape(shp []int) *lazy {
 	if slices.Equal(shp, n.shape) {
 		return n
 	}
-	return n.view(func(st shape.Tracker) (shape.Tracker, error) { return st.ReshapeInts(shp) }, "reshape")
+	return n.view(move{op: mvReshape, shape: shp})
 }
 
 // expand returns n broadcast to shp (same rank, dims of 1 grow).
@@ -114,5 +123,51 @@ func (n *lazy) expand(shp []int) *lazy {
 	if slices.Equal(shp, n.shape) {
 		return n
 	}
-	return n.view(func(st shape.Tracker) (shape.Tracker, error) { return st.ExpandInts(shp) }, "expand")
+	return n.view(move{op: mvExpand, shape: shp})
+}
+
+// moveOp names a movement op.
+type moveOp uint8
+
+const (
+	mvReshape moveOp = iota
+	mvPermute
+	mvExpand
+	mvPad
+	mvShrink
+	mvFlip
+	mvStride
+)
+
+var moveNames = [...]string{"reshape", "permute", "expand", "pad", "shrink", "flip", "stride"}
+
+func (o moveOp) String() string { return moveNames[o] }
+
+// move is one movement op with its argument.
+type move struct {
+	op     moveOp
+	shape  []int    // reshape, expand: the new shape
+	order  []int    // permute: axis i of the result is axis order[i]
+	bounds [][2]int // pad: elements before and after; shrink: [lo, hi)
+	flip   []bool   // flip: the axes reversed
+	steps  []int    // stride: keep every steps[i]-th element (steps > 0)
+}
+
+// apply returns st moved by m.
+func (m move) apply(st shape.Tracker) (shape.Tracker, error) {
+	switch m.op {
+	case mvReshape:
+		return st.ReshapeInts(m.shape)
+	case mvPermute:
+		return st.Permute(m.order)
+	case mvExpand:
+		return st.ExpandInts(m.shape)
+	case mvPad:
+		return st.PadInts(m.bounds)
+	case mvShrink:
+		return st.ShrinkInts(m.bounds)
+	case mvFlip:
+		return st.Flip(m.flip)
+	}
+	return st.Stride(m.steps)
 }

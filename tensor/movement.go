@@ -1,7 +1,5 @@
 package tensor
 
-import "tiny/shape"
-
 // Movement ops change only the view: each returns a tensor over the same base
 // through a new shape.Tracker, so no data moves.
 
@@ -57,7 +55,7 @@ func (t *Tensor) Permute(order ...int) *Tensor {
 	if identity {
 		return t
 	}
-	return &Tensor{t.n.view(func(st shape.Tracker) (shape.Tracker, error) { return st.Permute(norm) }, "permute")}
+	return &Tensor{t.n.view(move{op: mvPermute, order: norm})}
 }
 
 // Expand returns t broadcast to shp. t's shape is first padded with leading
@@ -101,7 +99,7 @@ func (t *Tensor) Pad(p [][2]int, value ...float64) *Tensor {
 	if !any {
 		return t
 	}
-	padded := &Tensor{t.n.view(func(st shape.Tracker) (shape.Tracker, error) { return st.PadInts(full) }, "pad")}
+	padded := &Tensor{t.n.view(move{op: mvPad, bounds: full})}
 	if len(value) == 0 || value[0] == 0 {
 		return padded
 	}
@@ -131,7 +129,7 @@ func (t *Tensor) Shrink(p [][2]int) *Tensor {
 	if same {
 		return t
 	}
-	return &Tensor{t.n.view(func(st shape.Tracker) (shape.Tracker, error) { return st.ShrinkInts(full) }, "shrink")}
+	return &Tensor{t.n.view(move{op: mvShrink, bounds: full})}
 }
 
 // Flip reverses t along the given axes (negative allowed). It panics with a
@@ -145,12 +143,12 @@ func (t *Tensor) Flip(axes ...int) *Tensor {
 		}
 		flip[a] = true
 	}
-	return &Tensor{t.n.view(func(st shape.Tracker) (shape.Tracker, error) { return st.Flip(flip) }, "flip")}
+	return &Tensor{t.n.view(move{op: mvFlip, flip: flip})}
 }
 
 // stride keeps every k[i]-th element of axis i (k[i] > 0).
 func (t *Tensor) stride(k []int) *Tensor {
-	return &Tensor{t.n.view(func(st shape.Tracker) (shape.Tracker, error) { return st.Stride(k) }, "stride")}
+	return &Tensor{t.n.view(move{op: mvStride, steps: k})}
 }
 
 // Transpose swaps axes a and b (negative allowed). It panics with a *Error

@@ -137,7 +137,7 @@ func (e *Engine) realize(targets []*lazy) {
 	}
 	for b := range isTarget {
 		if buf, ok := temps[b]; ok {
-			*b = lazy{kind: kBuffer, dtype: b.dtype, shape: b.shape, buf: buf, eng: b.eng, requiresGrad: b.requiresGrad, grad: b.grad}
+			*b = lazy{kind: kBuffer, dtype: b.dtype, shape: b.shape, buf: buf, eng: b.eng, requiresGrad: b.requiresGrad, grad: b.grad, realized: true}
 			keepUntilUnreachable(b, buf)
 		}
 	}

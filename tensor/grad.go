@@ -1,0 +1,365 @@
+package tensor
+
+import (
+	"fmt"
+	"math"
+
+	"tiny/codegen"
+)
+
+// Reverse-mode autograd on the lazy graph itself, as tinygrad's
+// compute_gradient: a walk from the loss back to the targets, with one rule
+// per kind of node. The rules build ordinary lazy tensors, so a gradient is
+// as lazy as any other value: nothing runs until it is read, and its kernels
+// fuse like the forward pass's.
+//
+// A view keeps the node it was made from and the movement that made it
+// (lazy.parent, lazy.mv), so the walk goes through movements one at a time
+// even though the view itself looks at its base directly. A realized tensor
+// has forgotten its sources (see Realize): it is a leaf from then on, as in
+// tinygrad, so gradients are taken before the loss is read. A target that
+// is not reached because the walk met such a tensor is an error, not zeros.
+
+// Gradient returns the gradients of t, which must hold one element (a scalar
+// loss), with respect to each target: a tensor of the target's shape and
+// dtype, zeros where t does not depend on the target. The gradients are
+// lazy. It panics with a *Error when t has more than one element, when t or
+// a target is not a float tensor, when a target is a constant (Full, Zeros,
+// Ones: ops fold constants away, so mark it with SetRequiresGrad first,
+// which gives it a buffer), or when a target is cut off from t by a tensor
+// realized since (reading the loss realizes it: take gradients first).
+func (t *Tensor) Gradient(targets ...*Tensor) []*Tensor {
+	t.checkLoss("gradient")
+	want := map[*lazy]bool{}
+	for i, x := range targets {
+		if x == nil {
+			fail("gradient: target %d is nil", i)
+		}
+		checkTarget("gradient", i, x.n)
+		want[x.n] = true
+	}
+	grads, stale := backward(t.n, want)
+	out := make([]*Tensor, len(targets))
+	for i, x := range targets {
+		out[i] = grads[x.n]
+		if out[i] == nil && stale != nil {
+			fail("gradient: target %d is not reached, and the graph goes through a tensor that was realized (read) and forgot how it was computed: take gradients before reading values", i)
+		}
+		if out[i] == nil {
+			out[i] = x.ZerosLike()
+		}
+	}
+	return out
+}
+
+// Backward computes the gradient of t, a scalar loss, with respect to every
+// tensor in its graph marked with SetRequiresGrad, and adds it to what that
+// tensor's Grad returns (tinygrad accumulates too). It returns t. It panics
+// with a *Error as Gradient does.
+func (t *Tensor) Backward() *Tensor {
+	t.checkLoss("backward")
+	want := map[*lazy]bool{}
+	var visit func(n *lazy)
+	seen := map[*lazy]bool{}
+	visit = func(n *lazy) {
+		if seen[n] {
+			return
+		}
+		seen[n] = true
+		if n.requiresGrad {
+			want[n] = true
+		}
+		for _, s := range gradSrcs(n) {
+			visit(s)
+		}
+	}
+	visit(t.n)
+	grads, stale := backward(t.n, want)
+	if len(grads) == 0 {
+		if stale != nil {
+			fail("backward: no tensor that requires grad is reached, and the graph goes through a tensor that was realized (read) and forgot how it was computed: call backward before reading values")
+		}
+		fail("backward: the loss depends on no tensor that requires grad")
+	}
+	for n, g := range grads {
+		if n.grad != nil {
+			g = (&Tensor{n.grad}).Add(g)
+		}
+		n.grad = g.n
+	}
+	return t
+}
+
+// SetRequiresGrad marks t so that Backward stores its gradient, or unmarks
+// it, and returns t. A constant (Full, Zeros, Ones) becomes a contiguous copy
+// first, so that ops cannot fold it away: that is the one case where t's
+// node changes.
+func (t *Tensor) SetRequiresGrad(on bool) *Tensor {
+	if on {
+		checkTarget("requires_grad", -1, t.n)
+		if t.n.baseOf().kind == kConst {
+			t.n = &lazy{kind: kContiguous, dtype: t.n.dtype, shape: t.n.shape, src: []*lazy{t.n}, eng: t.n.eng}
+		}
+	}
+	t.n.requiresGrad = on
+	return t
+}
+
+// RequiresGrad reports whether t is marked with SetRequiresGrad.
+func (t *Tensor) RequiresGrad() bool { return t.n.requiresGrad }
+
+// Grad returns the gradient Backward stored for t, or nil before Backward.
+func (t *Tensor) Grad() *Tensor {
+	if t.n.grad == nil {
+		return nil
+	}
+	return &Tensor{t.n.grad}
+}
+
+// checkLoss panics unless t is a float tensor of one element.
+func (t *Tensor) checkLoss(op string) {
+	if t.Numel() != 1 {
+		fail("%s of a tensor of shape %s: call it on a scalar (one element)", op, FormatShape(t.n.shape))
+	}
+	if !t.n.dtype.IsFloat() {
+		fail("%s of a %s tensor: only float tensors have gradients", op, t.n.dtype)
+	}
+}
+
+// checkTarget panics unless n can have a gradient; i numbers the target in
+// the message (-1: not a target of a list).
+func checkTarget(op string, i int, n *lazy) {
+	what := "tensor"
+	if i >= 0 {
+		what = fmt.Sprintf("target %d", i)
+	}
+	if !n.dtype.IsFloat() {
+		fail("%s: %s has dtype %s: only float tensors have gradients", op, what, n.dtype)
+	}
+	if op == "gradient" && n.baseOf().kind == kConst {
+		fail("%s: %s is a constant, which ops fold away: call requires_grad_() on it before using it", op, what)
+	}
+}
+
+// gradSrcs returns the nodes a gradient flows to from n: a view's parent,
+// the operands of a computed base, nothing for data and constants.
+func gradSrcs(n *lazy) []*lazy {
+	if n.kind == kView {
+		if n.parent == nil {
+			return nil
+		}
+		return []*lazy{n.parent}
+	}
+	return n.src
+}
+
+// backward returns the gradient of root with respect to every node of want
+// that root depends on through float values, and a realized node of the
+// graph that is not a target, if there is one: its sources are gone, so a
+// target behind it cannot be reached.
+func backward(root *lazy, want map[*lazy]bool) (grads map[*lazy]*Tensor, stale *lazy) {
+	// Topological order, sources first, of the nodes on a path to a target.
+	var order []*lazy
+	reaches := map[*lazy]bool{}
+	seen := map[*lazy]bool{}
+	var visit func(n *lazy) bool
+	visit = func(n *lazy) bool {
+		if seen[n] {
+			return reaches[n]
+		}
+		seen[n] = true
+		r := want[n]
+		if n.kind == kBuffer && n.realized && !r && stale == nil {
+			stale = n
+		}
+		for _, s := range gradSrcs(n) {
+			if visit(s) {
+				r = true
+			}
+		}
+		if r {
+			reaches[n] = true
+			order = append(order, n)
+		}
+		return r
+	}
+	if !visit(root) {
+		return nil, stale
+	}
+	grads = map[*lazy]*Tensor{root: root.eng.Full(root.shape, 1, root.dtype)}
+	for i := len(order) - 1; i >= 0; i-- {
+		n := order[i]
+		g := grads[n]
+		if g == nil || !n.dtype.IsFloat() {
+			continue
+		}
+		srcs := gradSrcs(n)
+		for j, sg := range gradRule(n, g) {
+			s := srcs[j]
+			if sg == nil || !reaches[s] || !s.dtype.IsFloat() {
+				continue
+			}
+			if old := grads[s]; old != nil {
+				sg = old.Add(sg)
+			}
+			grads[s] = sg
+		}
+	}
+	out := map[*lazy]*Tensor{}
+	for n := range want {
+		if g := grads[n]; g != nil {
+			out[n] = g
+		}
+	}
+	return out, stale
+}
+
+// gradRule returns the gradients of n's sources (gradSrcs) given g, the
+// gradient of n; a nil entry means none flows there.
+func gradRule(n *lazy, g *Tensor) []*Tensor {
+	switch n.kind {
+	case kContiguous:
+		return []*Tensor{g}
+	case kView:
+		return []*Tensor{unmove(n.mv, n.parent.shape, g)}
+	case kReduce:
+		return []*Tensor{reduceGrad(n, g)}
+	case kElementwise:
+		return aluGrad(n, g)
+	}
+	return nil
+}
+
+// aluGrad is the rule of each elementwise op. Comparisons, bitwise ops and
+// integer arithmetic give no gradient.
+func aluGrad(n *lazy, g *Tensor) []*Tensor {
+	out := &Tensor{n}
+	src := make([]*Tensor, len(n.src))
+	for i, s := range n.src {
+		src[i] = &Tensor{s}
+	}
+	switch n.op {
+	case codegen.OpAdd:
+		return []*Tensor{g, g}
+	case codegen.OpSub:
+		return []*Tensor{g, g.Neg()}
+	case codegen.OpMul:
+		return []*Tensor{g.Mul(src[1]), g.Mul(src[0])}
+	case codegen.OpDiv: // d(a/b) = da/b - a*db/b²
+		return []*Tensor{g.Div(src[1]), g.Neg().Mul(src[0]).Div(src[1].Mul(src[1]))}
+	case codegen.OpNeg:
+		return []*Tensor{g.Neg()}
+	case codegen.OpRecip: // d(1/x) = -1/x² = -out²
+		return []*Tensor{g.Neg().Mul(out).Mul(out)}
+	case codegen.OpExp2: // d(2**x) = 2**x * ln 2
+		return []*Tensor{g.Mul(out).Mul(math.Ln2)}
+	case codegen.OpLog2: // d(log2 x) = 1/(x ln 2)
+		return []*Tensor{g.Div(src[0].Mul(math.Ln2))}
+	case codegen.OpSin: // cos x = sin(pi/2 - x)
+		return []*Tensor{g.Mul(src[0].RSub(math.Pi / 2).Sin())}
+	case codegen.OpSqrt: // d(sqrt x) = 1/(2 sqrt x)
+		return []*Tensor{g.Div(out.Mul(2))}
+	case codegen.OpMax:
+		// The larger operand takes the gradient; where they are equal each
+		// takes half, so that max(x, x) has gradient 1 as x does.
+		a, b := src[0], src[1]
+		share := func(x, y *Tensor) *Tensor {
+			return x.Gt(y).Where(g, x.Eq(y).Where(g.Mul(0.5), 0))
+		}
+		return []*Tensor{share(a, b), share(b, a)}
+	case codegen.OpWhere:
+		c := src[0]
+		return []*Tensor{nil, c.Where(g, 0), c.Where(0, g)}
+	case codegen.OpCast:
+		if !n.src[0].dtype.IsFloat() {
+			return []*Tensor{nil}
+		}
+		return []*Tensor{g.Cast(n.src[0].dtype)}
+	}
+	return make([]*Tensor, len(n.src))
+}
+
+// reduceGrad spreads g, of the reduce's keepdim shape, over its input: a sum
+// copies it to every element, a max gives it to the elements equal to the
+// maximum, shared evenly among ties, and a product gives out/x (undefined
+// where x is 0).
+func reduceGrad(n *lazy, g *Tensor) *Tensor {
+	x := &Tensor{n.src[0]}
+	shp := x.Shape()
+	ge := g.Expand(shp...)
+	switch n.op {
+	case codegen.OpMax:
+		hit := x.Eq((&Tensor{n}).Expand(shp...)).Cast(n.dtype)
+		return hit.Div(hit.Sum(n.axes, true).Expand(shp...)).Mul(ge)
+	case codegen.OpMul:
+		return ge.Mul((&Tensor{n}).Expand(shp...)).Div(x)
+	}
+	return ge
+}
+
+// unmove turns g, the gradient of a view made by m, into the gradient of
+// the node m was applied to, whose shape is shp.
+func unmove(m move, shp []int, g *Tensor) *Tensor {
+	switch m.op {
+	case mvReshape:
+		return g.Reshape(shp...)
+	case mvPermute:
+		inv := make([]int, len(m.order))
+		for i, a := range m.order {
+			inv[a] = i
+		}
+		return g.Permute(inv...)
+	case mvExpand:
+		var axes []int
+		for i, d := range shp {
+			if d != m.shape[i] {
+				axes = append(axes, i)
+			}
+		}
+		if axes == nil {
+			return g
+		}
+		return g.Sum(axes, true)
+	case mvPad:
+		b := make([][2]int, len(shp))
+		for i, p := range m.bounds {
+			b[i] = [2]int{p[0], p[0] + shp[i]}
+		}
+		return g.Shrink(b)
+	case mvShrink:
+		p := make([][2]int, len(shp))
+		for i, b := range m.bounds {
+			p[i] = [2]int{b[0], shp[i] - b[1]}
+		}
+		return g.Pad(p)
+	case mvFlip:
+		var axes []int
+		for i, f := range m.flip {
+			if f {
+				axes = append(axes, i)
+			}
+		}
+		return g.Flip(axes...)
+	}
+	// Stride: put each kept element back at every steps[i]-th place, zeros
+	// between, and cut to the original length.
+	for i, k := range m.steps {
+		if k == 1 {
+			continue
+		}
+		gs := g.Shape()
+		cnt := gs[i]
+		grown := append(append(append([]int{}, gs[:i]...), cnt, 1), gs[i+1:]...)
+		pad := make([][2]int, len(grown))
+		pad[i+1] = [2]int{0, k - 1}
+		flat := append(append(append([]int{}, gs[:i]...), cnt*k), gs[i+1:]...)
+		g = g.Reshape(grown...).Pad(pad).Reshape(flat...)
+		cut := make([][2]int, len(flat))
+		for j, d := range flat {
+			cut[j] = [2]int{0, d}
+		}
+		cut[i] = [2]int{0, shp[i]}
+		g = g.Shrink(cut)
+	}
+	return g
+}
