@@ -68,11 +68,20 @@ type emitter struct {
 	lanes int                       // accumulators per output element (1: no lanes)
 	red   []loop                    // unrolled reduce axes, folded without accumulators
 	loops int
+	skips []skip // one per shifted loop open
 
 	// memo holds the value of every AST node lowered since e.axes last
 	// changed: a kernel AST is a DAG (x+x repeated), and lowering it as a
 	// tree would take time exponential in its depth.
 	memo map[*Node]*bnode
+}
+
+// skip says where a shifted loop's last tile may store: along axis, only
+// from position from on when last (1 on the last tile, else 0) is 1.
+type skip struct {
+	axis int
+	last *symbolic.Node
+	from int64
 }
 
 // setAxis sets the index expression of axis a and forgets the values that
@@ -108,6 +117,7 @@ func (e *emitter) emit(nt nest) {
 		v := e.value(root.Src[0])
 		v = e.cast(v, pl.k.Bufs[root.Buf].DType)
 		idx, valid := e.index(root)
+		valid = e.and(valid, e.storeValid())
 		src := []*bnode{e.global(root.Buf), idx, v}
 		if valid != nil {
 			src = append(src, valid)
@@ -176,14 +186,54 @@ func (e *emitter) openInner(inner []loop, withLanes bool) {
 	e.acc = e.sym(e.accIx)
 }
 
-// open starts loop l and adds its variable to the axis it walks.
+// open starts loop l and adds its variable to the axis it walks. A shifted
+// loop adds v*mul - shift*(v//(size-1)): the last tile starts shift early.
 func (e *emitter) open(l loop) *symbolic.Node {
 	name := fmt.Sprintf("ridx%d", e.loops)
 	e.loops++
 	v := symbolic.Var(name, 0, int64(max(l.size-1, 0)))
 	e.vars[name] = e.b.open(name, l.size, l.kind)
-	e.setAxis(l.axis, symbolic.Simplify(symbolic.Add(e.axes[l.axis], symbolic.Mul(v, symbolic.C(int64(l.mul))))))
+	step := symbolic.Mul(v, symbolic.C(int64(l.mul)))
+	if l.shift > 0 {
+		last := symbolic.Div(v, symbolic.C(int64(l.size-1))) // 1 on the last tile, else 0
+		step = symbolic.Sub(step, symbolic.Mul(last, symbolic.C(int64(l.shift))))
+		e.skips = append(e.skips, skip{axis: l.axis, last: last, from: int64((l.size - 1) * l.mul)})
+	}
+	e.setAxis(l.axis, symbolic.Simplify(symbolic.Add(e.axes[l.axis], step)))
 	return v
+}
+
+// storeValid returns the condition under which the current copy stores, nil
+// when it always does: on the last tile of a shifted loop, only the
+// positions past the tile before it.
+func (e *emitter) storeValid() *bnode {
+	var cond *symbolic.Node
+	for _, s := range e.skips {
+		c := symbolic.Ge(e.axes[s.axis], symbolic.Mul(s.last, symbolic.C(s.from)))
+		if cond == nil {
+			cond = c
+		} else {
+			cond = symbolic.And(cond, c)
+		}
+	}
+	if cond == nil {
+		return nil
+	}
+	if cond = symbolic.Simplify(cond); cond.IsTrue() {
+		return nil
+	}
+	return e.sym(cond)
+}
+
+// and returns a&b for validity conditions, where nil means always true.
+func (e *emitter) and(a, b *bnode) *bnode {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return e.b.pure(UOp{Op: OpAnd, DType: Bool}, a, b)
 }
 
 // copies calls f once for every combination of values of the unrolled or

@@ -12,9 +12,23 @@ import "sort"
 // loop is one loop of the nest: its variable adds var*mul to axis. An
 // upcast or unrolled loop is not a loop at run time: the body is emitted
 // once for each of its size values.
+//
+// A tile loop whose mul does not divide its axis has a shift: its last
+// iteration starts shift positions early, overlapping the one before, so
+// every tile is whole and its loads stay in bounds with no mask; the store
+// skips the positions the overlapped tile already wrote. (tinygrad pads
+// such an axis with a mask instead, which gates every load in the tile.)
 type loop struct {
 	axis, size, mul int
 	kind            RangeKind
+	shift           int
+}
+
+// tileLoop returns the global loop over tiles of mul along an axis of n,
+// the last one shifted back when mul does not divide n.
+func tileLoop(axis, n, mul int) loop {
+	size := (n + mul - 1) / mul
+	return loop{axis: axis, size: size, mul: mul, kind: RangeGlobal, shift: size*mul - n}
 }
 
 // nest is the loop order chosen for a plan.
@@ -76,6 +90,7 @@ const (
 	innerBlock    = 1024 // the largest inner (accumulator array) loop
 	minSplit      = 1 << 15
 	maxLanes      = 64 // lanes are folded by unrolled code
+	minShifted    = 4  // a tile that does not divide its axis needs at least this many tiles: the overlap then wastes under a quarter
 )
 
 // order chooses the loop nest for pl.
@@ -124,13 +139,16 @@ func (pl *plan) order(opts Options) nest {
 			cols = t.Cols // a register tile: the inner loop is its columns
 		}
 		in := innerSize(pl.shape[u], cols)
-		if out := pl.shape[u] / in; out > 1 {
-			nt.outer = append(nt.outer, loop{axis: u, size: out, mul: in, kind: RangeGlobal})
+		if row >= 0 && badColumns(in, cols) && pl.shape[u] >= minShifted*cols {
+			in = cols // whole vectors of accumulators; the last tile overlaps
+		}
+		if pl.shape[u] > in {
+			nt.outer = append(nt.outer, tileLoop(u, pl.shape[u], in))
 		}
 		nt.inner = []loop{{axis: u, size: in, mul: 1, kind: RangeInner}}
 	}
 	if row >= 0 {
-		nt.outer = append(nt.outer, loop{axis: row, size: pl.shape[row] / t.Rows, mul: t.Rows, kind: RangeGlobal})
+		nt.outer = append(nt.outer, tileLoop(row, pl.shape[row], t.Rows))
 		nt.upcast = []loop{{axis: row, size: t.Rows, mul: 1}}
 	}
 	if u < 0 && len(nt.red) > 0 && !opts.NoReorder {
@@ -173,6 +191,14 @@ func innerSize(n, cols int) int {
 	return n
 }
 
+// badColumns reports whether in, the inner loop innerSize chose for a
+// register tile of cols columns, misses the tile: too many accumulators to
+// keep in registers, too few to hide latency, or not whole vectors (a
+// vector loop with a scalar tail leaves its accumulators in memory).
+func badColumns(in, cols int) bool {
+	return in > 2*cols || in < cols/2 || (cols%8 == 0 && in%8 != 0)
+}
+
 func abs(x int) int {
 	if x < 0 {
 		return -x
@@ -189,15 +215,16 @@ func b2i(b bool) int {
 
 // rowAxis returns the output axis other than u to upcast by rows for a
 // register tile, or -1: an axis some load does not depend on (its loads
-// are then shared by all rows) that rows divides at least twice, the one
-// with the largest stride among the loads that do depend on it.
+// are then shared by all rows) that rows divides at least twice or that
+// holds minShifted tiles (the last one then overlaps), the one with the
+// largest stride among the loads that do depend on it.
 func (pl *plan) rowAxis(gs []int, u, rows int) int {
 	if rows < 2 {
 		return -1
 	}
 	best, bestCost := -1, int64(-1)
 	for _, g := range gs {
-		if g == u || pl.shape[g]%rows != 0 || pl.shape[g] < 2*rows {
+		if g == u || pl.shape[g] < 2*rows || (pl.shape[g]%rows != 0 && pl.shape[g] < minShifted*rows) {
 			continue
 		}
 		shared, cost := false, int64(0)

@@ -137,3 +137,97 @@ func TestDot(t *testing.T) {
 		t.Errorf("loops %v, want %v\n%s", got, want, p)
 	}
 }
+
+// storeCounts runs the index arithmetic of p (loops, constants, integer and
+// boolean ops; float values are not computed) and counts how often each
+// element of the output buffer 0 is stored, for n elements.
+func storeCounts(t *testing.T, p *Program, n int) []int {
+	t.Helper()
+	counts := make([]int, n)
+	vals := make([]int64, len(p.UOps))
+	b2 := func(b bool) int64 {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	for pc := 0; pc < len(p.UOps); pc++ {
+		u := p.UOps[pc]
+		arg := func(i int) int64 { return vals[u.Src[i]] }
+		switch u.Op {
+		case OpConst:
+			vals[pc] = int64(u.Val)
+		case OpRange:
+			vals[pc] = arg(0)
+			if vals[pc] >= arg(1) { // an empty loop: skip past its end
+				for depth := 0; ; pc++ {
+					if p.UOps[pc].Op == OpRange {
+						depth++
+					} else if p.UOps[pc].Op == OpEnd {
+						if depth--; depth == 0 {
+							break
+						}
+					}
+				}
+			}
+		case OpEnd:
+			r := u.Src[0]
+			if vals[r]++; vals[r] < vals[p.UOps[r].Src[1]] {
+				pc = r // the loop body starts after its RANGE
+			}
+		case OpAdd, OpMul, OpIDiv, OpMod, OpCmpLt, OpCmpNe, OpAnd:
+			if u.DType != Index && u.DType != Bool {
+				continue
+			}
+			x, y := arg(0), arg(1)
+			vals[pc] = map[Op]int64{OpAdd: x + y, OpMul: x * y, OpCmpLt: b2(x < y), OpCmpNe: b2(x != y), OpAnd: x & y}[u.Op]
+			if u.Op == OpIDiv {
+				vals[pc] = x / y
+			} else if u.Op == OpMod {
+				vals[pc] = x % y
+			}
+		case OpStore:
+			if g := p.UOps[u.Src[0]]; g.Op != OpDefineGlobal || g.Buf != 0 || (len(u.Src) > 3 && arg(3) == 0) {
+				continue
+			}
+			i := arg(1)
+			if i < 0 || i >= int64(n) {
+				t.Fatalf("store to %d, outside the %d outputs\n%s", i, n, p)
+			}
+			counts[i]++
+		}
+	}
+	return counts
+}
+
+// TestShiftedTiles checks register tiles over dims the tile does not
+// divide: the last tile starts early, so no load is masked, and the store
+// writes every output exactly once.
+func TestShiftedTiles(t *testing.T) {
+	targets := []Target{{Rows: 4, Cols: 16}, {Rows: 8, Cols: 32}, {Rows: 3, Cols: 8}, DefaultTarget}
+	for _, tgt := range targets {
+		for _, mn := range [][2]int{{37, 70}, {999, 133}, {16, 64}, {50, 1021}, {13, 17}} {
+			m, n := mn[0], mn[1]
+			p := lower(t, matmulKernel(m, n, 5), Options{Target: &tgt})
+			for i, c := range storeCounts(t, p, m*n) {
+				if c != 1 {
+					t.Fatalf("target %+v, %dx%d: output %d stored %d times\n%s", tgt, m, n, i, c, p)
+				}
+			}
+			for _, u := range p.UOps {
+				if u.Op == OpLoad && p.UOps[u.Src[0]].Op == OpDefineGlobal && len(u.Src) > 2 {
+					t.Errorf("target %+v, %dx%d: a masked load\n%s", tgt, m, n, p)
+				}
+			}
+		}
+	}
+	// 37 rows by 4 make 10 tiles, the last starting at 33; 70 columns by 16
+	// (no divisor near 16 is a multiple of 8) make 5 tiles, the last at 54.
+	p := lower(t, matmulKernel(37, 70, 5), Options{Target: &Target{Rows: 4, Cols: 16}})
+	if got, want := rangeSizes(p), []int{5, 10, 5, 16, 16}; !slices.Equal(got, want) {
+		t.Errorf("loops %v, want %v\n%s", got, want, p)
+	}
+	if n := count(p, OpDefineAcc); n != 4 {
+		t.Errorf("want 4 row copies, got %d accumulators\n%s", n, p)
+	}
+}

@@ -119,8 +119,9 @@ func TestReduce(t *testing.T) {
 	check(t, kt.Kernel(shape.FromInts(16, 70, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))),
 		spec(f32, 16*24), spec(f32, 24*70)))
 	// Register-tiled matmuls, rows not a multiple of the tile, columns a
-	// multiple of 64 or not, with a bias added after the reduce.
-	for _, mn := range [][2]int{{10, 128}, {33, 128}, {13, 100}} {
+	// multiple of 64 or not, with a bias added after the reduce; 33, 37 and
+	// 70 rows and 133 and 300 columns end in a shifted tile.
+	for _, mn := range [][2]int{{10, 128}, {33, 128}, {13, 100}, {37, 133}, {70, 300}} {
 		m, n := mn[0], mn[1]
 		a := kt.Must(shape.FromInts(m, 1, 40).ExpandInts([]int{m, n, 40}))
 		b := kt.Must(kt.Must(kt.Must(shape.FromInts(40, n).Permute([]int{1, 0})).ReshapeInts([]int{1, n, 40})).ExpandInts([]int{m, n, 40}))

@@ -56,6 +56,8 @@ func TestRowGroups(t *testing.T) {
 		{16, 48, 9, true, false},
 		{16, 48, 9, false, true},
 		{10, 21, 13, true, true},
+		{37, 70, 9, false, false}, // shifted last tiles along both axes
+		{19, 45, 6, true, true},
 	} {
 		checkOpts(t, matmul(c.m, c.n, c.k, c.padA, c.padB), rowTargets)
 	}
