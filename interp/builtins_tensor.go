@@ -110,20 +110,30 @@ func (it *Interp) optDtype(c *call, kw map[string]Value, def tensor.DType) tenso
 }
 
 func tensor_(it *Interp, c *call) Value {
-	kw := it.splitKw(c, "dtype")
+	kw := it.splitKw(c, "dtype", "requires_grad")
 	var data Value
 	it.unpack(c, "data", &data)
-	if t, ok := data.(*TensorValue); ok {
+	var t *tensor.Tensor
+	switch x := data.(type) {
+	case *TensorValue:
+		t = x.t
 		if d, ok := kw["dtype"]; ok && d != None {
-			return &TensorValue{t.t.Cast(it.dtypeArg(c, d))}
+			t = t.Cast(it.dtypeArg(c, d))
 		}
-		return t
+	default:
+		g := it.nestedGo(c, data, 0)
+		if d, ok := kw["dtype"]; ok && d != None {
+			t = it.engine().FromData(g, it.dtypeArg(c, d))
+		} else {
+			t = it.engine().FromData(g)
+		}
 	}
-	g := it.nestedGo(c, data, 0)
-	if d, ok := kw["dtype"]; ok && d != None {
-		return &TensorValue{it.engine().FromData(g, it.dtypeArg(c, d))}
+	if _, ok := kw["requires_grad"]; !ok {
+		if tv, ok := data.(*TensorValue); ok && tv.t == t {
+			return tv
+		}
 	}
-	return &TensorValue{it.engine().FromData(g)}
+	return &TensorValue{it.markGrad(c, kw, t)}
 }
 
 // nestedGo converts numbers and nested lists/tuples (and tensors) to Go data
@@ -154,13 +164,13 @@ func (it *Interp) nestedGo(c *call, v Value, depth int) any {
 }
 
 func (it *Interp) filled(c *call, v float64) Value {
-	kw := it.takeKw(c, "dtype")
+	kw := it.takeKw(c, "dtype", "requires_grad")
 	shp := it.shapeArgs(c, c.args)
-	return &TensorValue{it.engine().Full(shp, v, it.optDtype(c, kw, tensor.Float32))}
+	return &TensorValue{it.markGrad(c, kw, it.engine().Full(shp, v, it.optDtype(c, kw, tensor.Float32)))}
 }
 
 func full_(it *Interp, c *call) Value {
-	kw := it.splitKw(c, "dtype")
+	kw := it.splitKw(c, "dtype", "requires_grad")
 	var shp []int
 	var v Value
 	it.unpack(c, "shape", &shp, "value", &v)
@@ -168,7 +178,7 @@ func full_(it *Interp, c *call) Value {
 	if !ok {
 		it.failf(c.pos, "full: value must be a number, got %s", v.Type())
 	}
-	return &TensorValue{it.engine().Full(shp, f, it.optDtype(c, kw, scalarDtype(v)))}
+	return &TensorValue{it.markGrad(c, kw, it.engine().Full(shp, f, it.optDtype(c, kw, scalarDtype(v))))}
 }
 
 // scalarDtype is the dtype a scalar gets in a new tensor.
@@ -232,7 +242,7 @@ func linspace_(it *Interp, c *call) Value {
 }
 
 func (it *Interp) random(c *call, normal bool) Value {
-	kw := it.takeKw(c, "seed", "dtype")
+	kw := it.takeKw(c, "seed", "dtype", "requires_grad")
 	shp := it.shapeArgs(c, c.args)
 	var seed []int64
 	if s, ok := kw["seed"]; ok && s != None {
@@ -251,7 +261,7 @@ func (it *Interp) random(c *call, normal bool) Value {
 	if d := it.optDtype(c, kw, tensor.Float32); d != tensor.Float32 {
 		t = t.Cast(d)
 	}
-	return &TensorValue{t}
+	return &TensorValue{it.markGrad(c, kw, t)}
 }
 
 func manualSeed_(it *Interp, c *call) Value {

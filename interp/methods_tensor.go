@@ -8,7 +8,7 @@ import (
 // tinygrad's; dim= and axis= are the same keyword everywhere.
 
 // tensorAttrs are the attributes that are not methods.
-var tensorAttrs = []string{"shape", "dtype", "T", "ndim", "device", "shapetracker"}
+var tensorAttrs = []string{"shape", "dtype", "T", "ndim", "device", "shapetracker", "requires_grad", "grad"}
 
 // Attr returns an attribute of the tensor, or nil for a method name.
 func (v *TensorValue) Attr(name string) (Value, error) {
@@ -26,6 +26,13 @@ func (v *TensorValue) Attr(name string) (Value, error) {
 		return String(t.Device()), nil
 	case "shapetracker":
 		return &Tracker{t.ShapeTracker()}, nil
+	case "requires_grad":
+		return Bool(t.RequiresGrad()), nil
+	case "grad":
+		if g := t.Grad(); g != nil {
+			return &TensorValue{g}, nil
+		}
+		return None, nil
 	}
 	return nil, nil
 }
@@ -168,6 +175,8 @@ func init() {
 			return fromLeaf(recvT(r).ToList(), recvT(r).DType())
 		},
 		"schedule": scheduleMethod,
+
+		"gradient": gradientMethod, "backward": backwardMethod, "requires_grad_": requiresGradMethod,
 	}
 	for k, f := range movementMethods {
 		m[k] = f

@@ -33,9 +33,9 @@ func (t *Tensor) Gradient(targets ...*Tensor) []*Tensor {
 	want := map[*lazy]bool{}
 	for i, x := range targets {
 		if x == nil {
-			fail("gradient: target %d is nil", i)
+			fail("gradient: target %d is nil", i+1)
 		}
-		checkTarget("gradient", i, x.n)
+		checkTarget("gradient", i+1, x.n)
 		want[x.n] = true
 	}
 	grads, stale := backward(t.n, want)
@@ -43,7 +43,7 @@ func (t *Tensor) Gradient(targets ...*Tensor) []*Tensor {
 	for i, x := range targets {
 		out[i] = grads[x.n]
 		if out[i] == nil && stale != nil {
-			fail("gradient: target %d is not reached, and the graph goes through a tensor that was realized (read) and forgot how it was computed: take gradients before reading values", i)
+			fail("gradient: target %d is not reached, and the graph goes through a tensor that was realized (read) and forgot how it was computed: take gradients before reading values", i+1)
 		}
 		if out[i] == nil {
 			out[i] = x.ZerosLike()
@@ -122,12 +122,12 @@ func (t *Tensor) checkLoss(op string) {
 		fail("%s of a tensor of shape %s: call it on a scalar (one element)", op, FormatShape(t.n.shape))
 	}
 	if !t.n.dtype.IsFloat() {
-		fail("%s of a %s tensor: only float tensors have gradients", op, t.n.dtype)
+		fail("%s of a tensor of dtype %s: only float tensors have gradients", op, t.n.dtype)
 	}
 }
 
 // checkTarget panics unless n can have a gradient; i numbers the target in
-// the message (-1: not a target of a list).
+// the message from 1 (-1: not a target of a list).
 func checkTarget(op string, i int, n *lazy) {
 	what := "tensor"
 	if i >= 0 {

@@ -258,13 +258,13 @@ func TestGradientErrors(t *testing.T) {
 	}{
 		{func() { x.Gradient(x) }, "gradient of a tensor of shape (2, 3): call it on a scalar (one element)"},
 		{func() { x.Backward() }, "backward of a tensor of shape (2, 3): call it on a scalar (one element)"},
-		{func() { i.Sum(nil, false).Gradient(x) }, "gradient of a int32 tensor: only float tensors have gradients"},
-		{func() { x.Sum(nil, false).Gradient(x, i) }, "gradient: target 1 has dtype int32: only float tensors have gradients"},
-		{func() { x.Sum(nil, false).Gradient(nil) }, "gradient: target 0 is nil"},
-		{func() { x.Sum(nil, false).Gradient(e.Zeros(Float32, 3)) }, "gradient: target 0 is a constant, which ops fold away: call requires_grad_() on it before using it"},
+		{func() { i.Sum(nil, false).Gradient(x) }, "gradient of a tensor of dtype int32: only float tensors have gradients"},
+		{func() { x.Sum(nil, false).Gradient(x, i) }, "gradient: target 2 has dtype int32: only float tensors have gradients"},
+		{func() { x.Sum(nil, false).Gradient(nil) }, "gradient: target 1 is nil"},
+		{func() { x.Sum(nil, false).Gradient(e.Zeros(Float32, 3)) }, "gradient: target 1 is a constant, which ops fold away: call requires_grad_() on it before using it"},
 		{func() { i.SetRequiresGrad(true) }, "requires_grad: tensor has dtype int32: only float tensors have gradients"},
 		{func() { x.Sum(nil, false).Backward() }, "backward: the loss depends on no tensor that requires grad"},
-		{func() { l := x.Sin().Sum(nil, true); l.Item(); l.Gradient(x) }, "gradient: target 0 is not reached, and the graph goes through a tensor that was realized (read) and forgot how it was computed: take gradients before reading values"},
+		{func() { l := x.Sin().Sum(nil, true); l.Item(); l.Gradient(x) }, "gradient: target 1 is not reached, and the graph goes through a tensor that was realized (read) and forgot how it was computed: take gradients before reading values"},
 		{func() {
 			w := x.Sin().SetRequiresGrad(true)
 			l := w.Sum(nil, true)
