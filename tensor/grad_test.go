@@ -241,11 +241,36 @@ func TestGradientExact(t *testing.T) {
 		t.Errorf("sum: %v, want ones", got)
 	}
 
+	// A target that is a view, moved back to its base's layout before use:
+	// the walk reaches it through the movements, not through its base.
+	v := e.Rand([]int{6}, 1).Reshape(2, 3)
+	c := e.Arange(0, 6, 1, Float32)
+	if got := v.Reshape(6).Mul(c).Sum(nil, false).Gradient(v)[0].Floats(); !slices.Equal(got, c.Floats()) {
+		t.Errorf("view target: gradient %v, want %v", got, c.Floats())
+	}
+	p := e.Rand([]int{2, 3}, 2).Permute(1, 0)
+	if got := p.Permute(1, 0).Mul(2).Sum(nil, false).Gradient(p)[0].Floats(); !slices.Equal(got, []float64{2, 2, 2, 2, 2, 2}) {
+		t.Errorf("permuted target: gradient %v, want twos", got)
+	}
+	// Such a view schedules as its base does.
+	base := x.Add(1)
+	if got, want := kernelTexts(base.Reshape(4).Reshape(2, 2).Mul(2)), kernelTexts(base.Mul(2)); got != want {
+		t.Errorf("a view back to its base's layout schedules\n%s\nwant\n%s", got, want)
+	}
+
 	// The loss itself, of shape (1, 1).
 	l := x.Sum(nil, true)
 	if got := l.Gradient(l)[0].Floats(); !slices.Equal(got, []float64{1}) {
 		t.Errorf("dl/dl = %v, want [1]", got)
 	}
+}
+
+func kernelTexts(t *Tensor) string {
+	var b strings.Builder
+	for _, k := range t.Schedule() {
+		b.WriteString(k.String())
+	}
+	return b.String()
 }
 
 func TestGradientErrors(t *testing.T) {

@@ -93,7 +93,10 @@ func elementwise(op codegen.Op, d DType, shp []int, srcs ...*lazy) *lazy {
 }
 
 // view returns n seen through the movement m. Views of views collapse onto
-// the same base; the new node remembers n and m for backward.
+// the same base; the new node remembers n and m for backward. A movement
+// that brings a view back to its base's layout still gives a view (with a
+// contiguous tracker), not the base itself: the view is the node backward
+// must reach when it is a target. Its kernels are those of the base.
 func (n *lazy) view(m move) *lazy {
 	base, st := n, shape.FromInts(n.shape...)
 	if n.kind == kView {
@@ -104,7 +107,7 @@ func (n *lazy) view(m move) *lazy {
 		fail("%s: %v", m.op, err)
 	}
 	shp := nst.IntShape()
-	if slices.Equal(shp, base.shape) && nst.Contiguous() {
+	if slices.Equal(shp, base.shape) && nst.Contiguous() && n.kind != kView {
 		return base
 	}
 	return &lazy{kind: kView, dtype: n.dtype, shape: shp, base: base, st: nst, eng: n.eng, parent: n, mv: m}
