@@ -149,20 +149,37 @@ func (e *emitter) accumulate(nt nest) {
 		e.accs = append(e.accs, accs)
 	})
 	saved := append([]*symbolic.Node{}, e.axes...)
-	for _, l := range nt.red {
+	var beforeLast *symbolic.Node
+	for i, l := range nt.red {
+		if i == len(nt.red)-1 {
+			beforeLast = e.axes[l.axis]
+		}
 		e.open(l)
 	}
 	e.openInner(append(append([]loop{}, nt.inner...), nt.lanes...), true)
-	e.copies(nt.upcast, func() {
-		for _, r := range e.pl.reduces {
-			v := e.fold(r)
-			e.b.ordered(UOp{Op: OpAccum, DType: r.DType, ReduceOp: r.ReduceOp}, e.accs[e.copy][r], e.acc, v)
-		}
-	})
+	accumulate := func() {
+		e.copies(nt.upcast, func() {
+			for _, r := range e.pl.reduces {
+				v := e.fold(r)
+				e.b.ordered(UOp{Op: OpAccum, DType: r.DType, ReduceOp: r.ReduceOp}, e.accs[e.copy][r], e.acc, v)
+			}
+		})
+	}
+	accumulate()
 	for range len(nt.inner) + len(nt.lanes) {
 		e.b.close()
 	}
-	for range nt.red {
+	e.b.close() // the last reduce loop, over groups of lanes when there are lanes
+	if nt.tail > 0 {
+		// The positions past the last whole group, each into its own lane.
+		last := nt.red[len(nt.red)-1]
+		e.setAxis(last.axis, symbolic.Simplify(symbolic.Add(beforeLast, symbolic.C(int64(last.size*last.mul)))))
+		e.accIx = e.open(loop{axis: last.axis, size: nt.tail, mul: 1, kind: RangeReduce})
+		e.acc = e.sym(e.accIx)
+		accumulate()
+		e.b.close()
+	}
+	for range len(nt.red) - 1 {
 		e.b.close()
 	}
 	copy(e.axes, saved)

@@ -39,6 +39,8 @@ func tileLoop(axis, n, mul int) loop {
 //	    for inner...        (output loops walked inside the reduce)
 //	      for lanes         (the last reduce axis, one accumulator per lane)
 //	        each upcast copy: acc[copy][inner, lane] op= value
+//	    for tail            (the lane axis's last positions, when lanes does not divide it)
+//	      each upcast copy: acc[copy][tail] op= value
 //	  for inner...
 //	    each upcast copy: store post(acc[copy][inner] folded over its lanes)
 //
@@ -46,6 +48,7 @@ func tileLoop(axis, n, mul int) loop {
 type nest struct {
 	outer, red, inner []loop
 	lanes             []loop // at most one: the lanes of the innermost reduce axis
+	tail              int    // lane-axis positions past the last whole group, folded into lanes 0..tail-1 after it
 	upcast            []loop // output axes emitted as copies with their own accumulators
 	unroll            []loop // axes unrolled, each taking every value in [0, size)
 	split             bool   // the first reduce loop is the global loop (SplitReduce)
@@ -243,13 +246,16 @@ func (pl *plan) rowAxis(gs []int, u, rows int) int {
 
 // addLanes splits the innermost reduce loop into a loop over groups of
 // lanes and a lane loop inside it, when every load walks that axis
-// contiguously or not at all and the axis holds at least two groups.
+// contiguously or not at all and the axis holds at least two groups. When
+// lanes does not divide the axis (a softmax over 1000 classes) the rest
+// becomes a tail loop after the groups; a full reduce keeps whole groups
+// only, as its reduce loop is split across workers.
 func (nt *nest) addLanes(pl *plan, lanes int) {
 	if lanes < 2 || lanes > maxLanes {
 		return
 	}
 	last := &nt.red[len(nt.red)-1]
-	if last.size%lanes != 0 || last.size < 2*lanes {
+	if last.size < 2*lanes || (last.size%lanes != 0 && len(nt.outer) == 0) {
 		return
 	}
 	contiguous := false
@@ -266,13 +272,14 @@ func (nt *nest) addLanes(pl *plan, lanes int) {
 		return
 	}
 	nt.lanes = []loop{{axis: last.axis, size: lanes, mul: 1, kind: RangeInner}}
+	nt.tail = last.size % lanes
 	last.size /= lanes
 	last.mul = lanes
 }
 
 // upcastDot upcasts up to two output loops by dot, each along an axis some
 // load does not depend on (its loads are then shared by the copies), the
-// innermost first.
+// innermost first; a loop dot does not divide ends in a shifted tile.
 func (nt *nest) upcastDot(pl *plan, dot int) {
 	if dot < 2 {
 		return
@@ -280,7 +287,7 @@ func (nt *nest) upcastDot(pl *plan, dot int) {
 	strides := pl.loadStrides()
 	for i := len(nt.outer) - 1; i >= 0 && len(nt.upcast) < 2; i-- {
 		l := &nt.outer[i]
-		if l.mul != 1 || l.size%dot != 0 || l.size < 2*dot {
+		if l.mul != 1 || l.size < 2*dot || (l.size%dot != 0 && l.size < minShifted*dot) {
 			continue
 		}
 		shared := false
@@ -289,8 +296,7 @@ func (nt *nest) upcastDot(pl *plan, dot int) {
 		}
 		if shared {
 			nt.upcast = append(nt.upcast, loop{axis: l.axis, size: dot, mul: 1})
-			l.size /= dot
-			l.mul = dot
+			*l = tileLoop(l.axis, l.size, dot)
 		}
 	}
 }

@@ -231,3 +231,35 @@ func TestShiftedTiles(t *testing.T) {
 		t.Errorf("want 4 row copies, got %d accumulators\n%s", n, p)
 	}
 }
+
+// TestLaneTail checks lanes over a reduce axis they do not divide: whole
+// groups of lanes, then a tail loop folding the rest into the first lanes;
+// a full reduce keeps whole groups only. a @ b.T with odd sizes also gets
+// its dot copies, ending in shifted tiles, each output stored once.
+func TestLaneTail(t *testing.T) {
+	k := &Kernel{AST: store(Float32, shape.FromInts(8, 1), sum([]int{1}, load(1, Float32, shape.FromInts(8, 1000)))), Bufs: []BufSpec{{Float32, 8}, {Float32, 8000}}}
+	p := lower(t, k, Options{Target: &Target{Lanes: 16}})
+	if got, want := rangeSizes(p), []int{8, 62, 16, 8}; !slices.Equal(got, want) {
+		t.Errorf("loops %v, want %v (rows, groups, lanes, tail)\n%s", got, want, p)
+	}
+	all := &Kernel{AST: store(Float32, shape.FromInts(1), sum([]int{0}, load(1, Float32, shape.FromInts(1000)))), Bufs: []BufSpec{{Float32, 1}, {Float32, 1000}}}
+	if p := lower(t, all, Options{Target: &Target{Lanes: 16}}); strings.Contains(p.String(), "x16") {
+		t.Errorf("full reduce of 1000: want no lanes\n%s", p)
+	}
+	for _, mnk := range [][3]int{{37, 70, 999}, {16, 16, 33}, {50, 21, 40}} {
+		m, n, kk := mnk[0], mnk[1], mnk[2]
+		a := must(shape.FromInts(m, 1, kk).ExpandInts([]int{m, n, kk}))
+		b := must(shape.FromInts(1, n, kk).ExpandInts([]int{m, n, kk}))
+		kern := &Kernel{AST: store(Float32, shape.FromInts(m, n, 1), sum([]int{2}, alu(OpMul, Float32, load(1, Float32, a), load(2, Float32, b)))),
+			Bufs: []BufSpec{{Float32, m * n}, {Float32, m * kk}, {Float32, n * kk}}}
+		p := lower(t, kern, Options{Target: &Target{Lanes: 16, Dot: 4}})
+		if n := count(p, OpDefineAcc); n != 16 {
+			t.Errorf("%dx%dx%d: want 4 x 4 accumulators, got %d\n%s", m, n, kk, n, p)
+		}
+		for i, c := range storeCounts(t, p, m*n) {
+			if c != 1 {
+				t.Fatalf("%dx%dx%d: output %d stored %d times\n%s", m, n, kk, i, c, p)
+			}
+		}
+	}
+}

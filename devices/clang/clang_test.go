@@ -129,6 +129,16 @@ func TestReduce(t *testing.T) {
 		bias := kt.Must(shape.FromInts(1, n, 1).ExpandInts([]int{m, n, 1}))
 		check(t, kt.Kernel(shape.FromInts(m, n, 1), kt.Op(codegen.OpAdd, f32, mm, kt.Load(3, f32, bias)), spec(f32, m*40), spec(f32, 40*n), spec(f32, n)))
 	}
+	// a @ b.T and row sums over 1000 and 999: lanes of 16 with a tail loop,
+	// dot copies ending in shifted tiles.
+	for _, mnk := range [][3]int{{37, 70, 999}, {8, 24, 1000}} {
+		m, n, k := mnk[0], mnk[1], mnk[2]
+		a := kt.Must(shape.FromInts(m, 1, k).ExpandInts([]int{m, n, k}))
+		b := kt.Must(shape.FromInts(1, n, k).ExpandInts([]int{m, n, k}))
+		check(t, kt.Kernel(shape.FromInts(m, n, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))),
+			spec(f32, m*k), spec(f32, n*k)))
+		check(t, kt.Kernel(shape.FromInts(m, 1), kt.Reduce(codegen.OpMax, f32, []int{1}, kt.Load(1, f32, shape.FromInts(m, k))), spec(f32, m*k)))
+	}
 }
 
 // TestDTypes casts between every pair of dtypes and reduces each.

@@ -92,3 +92,29 @@ func TestSteppedLoops(t *testing.T) {
 		checkOpts(t, c.k, []codegen.Options{c.opts})
 	}
 }
+
+// laneTargets keep lanes that do not divide the reduce axes below, so the
+// groups end in a tail loop, with dot copies ending in shifted tiles.
+var laneTargets = []codegen.Options{
+	{Target: &codegen.Target{Lanes: 16, Dot: 4}},
+	{Target: &codegen.Target{Lanes: 3, Dot: 2}},
+	{Target: &codegen.Target{Lanes: 7}},
+}
+
+// TestLaneTail checks row reduces and a @ b.T over reduce lengths the lanes
+// do not divide, in float and integer types and with max.
+func TestLaneTail(t *testing.T) {
+	for _, d := range []codegen.DType{f32, codegen.Int32} {
+		for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMax} {
+			s := shape.FromInts(7, 1000)
+			checkOpts(t, kt.Kernel(shape.FromInts(7, 1), kt.Reduce(op, d, []int{1}, kt.Load(1, d, s)), spec(d, 7000)), laneTargets)
+		}
+	}
+	for _, mnk := range [][3]int{{37, 70, 999}, {9, 17, 50}} {
+		m, n, k := mnk[0], mnk[1], mnk[2]
+		a := kt.Must(shape.FromInts(m, 1, k).ExpandInts([]int{m, n, k}))
+		b := kt.Must(shape.FromInts(1, n, k).ExpandInts([]int{m, n, k}))
+		checkOpts(t, kt.Kernel(shape.FromInts(m, n, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))),
+			spec(f32, m*k), spec(f32, n*k)), laneTargets)
+	}
+}
