@@ -54,3 +54,23 @@ func ExampleTry() {
 	// Output:
 	// cannot broadcast shapes (2, 3) and (4,)
 }
+
+// Gradients of a scalar loss, as lazy tensors; Backward stores them in the
+// tensors marked with SetRequiresGrad.
+func ExampleTensor_Gradient() {
+	e, _ := tensor.NewEngine(tensor.Options{})
+	x := e.FromData([][]float64{{1, 2}, {3, 4}})
+	w := e.FromData([]float64{0.5, -1})
+	loss := x.Matmul(w).Square().Mean(nil, false)
+	g := loss.Gradient(w, x)
+	fmt.Println(g[0])
+	fmt.Println(g[1].ListString())
+
+	b := e.Zeros(tensor.Float32, 1).SetRequiresGrad(true)
+	x.Matmul(w).Add(b).Square().Mean(nil, false).Backward()
+	fmt.Println(b.Grad(), w.Grad())
+	// Output:
+	// tensor([ -9.0, -13.0])
+	// [[-0.75, 1.5], [-1.25, 2.5]]
+	// tensor([-4.0]) <nil>
+}
