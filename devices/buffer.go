@@ -3,6 +3,7 @@ package devices
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"tiny/codegen"
@@ -40,6 +41,14 @@ func Reuse(d codegen.DType, n int) (*Buffer, bool) {
 	return nil, false
 }
 
+// freshBytes counts the bytes Alloc has taken from the Go heap rather than
+// from the pool.
+var freshBytes atomic.Int64
+
+// FreshBytes returns how many bytes Alloc has allocated anew, not reused
+// from the pool, since the process started.
+func FreshBytes() int64 { return freshBytes.Load() }
+
 // Alloc returns a buffer of n elements of d. Its contents are unspecified
 // (it may be reused memory); use Zero to clear it.
 func Alloc(d codegen.DType, n int) *Buffer {
@@ -47,6 +56,7 @@ func Alloc(d codegen.DType, n int) *Buffer {
 		return b
 	}
 	size := n * d.Size()
+	freshBytes.Add(int64(size))
 	raw := make([]byte, size+align)
 	off := 0
 	if size > 0 {
