@@ -38,7 +38,7 @@ func (t *Tensor) Gradient(targets ...*Tensor) []*Tensor {
 		checkTarget("gradient", i+1, x.n)
 		want[x.n] = true
 	}
-	grads, stale := backward(t.n, want)
+	grads, stale := backward(t.n, func(n *lazy) bool { return want[n] })
 	out := make([]*Tensor, len(targets))
 	for i, x := range targets {
 		out[i] = grads[x.n]
@@ -58,23 +58,7 @@ func (t *Tensor) Gradient(targets ...*Tensor) []*Tensor {
 // with a *Error as Gradient does.
 func (t *Tensor) Backward() *Tensor {
 	t.checkLoss("backward")
-	want := map[*lazy]bool{}
-	var visit func(n *lazy)
-	seen := map[*lazy]bool{}
-	visit = func(n *lazy) {
-		if seen[n] {
-			return
-		}
-		seen[n] = true
-		if n.requiresGrad {
-			want[n] = true
-		}
-		for _, s := range gradSrcs(n) {
-			visit(s)
-		}
-	}
-	visit(t.n)
-	grads, stale := backward(t.n, want)
+	grads, stale := backward(t.n, func(n *lazy) bool { return n.requiresGrad })
 	if len(grads) == 0 {
 		if stale != nil {
 			fail("backward: no tensor that requires grad is reached, and the graph goes through a tensor that was realized (read) and forgot how it was computed: call backward before reading values")
@@ -153,13 +137,13 @@ func gradSrcs(n *lazy) []*lazy {
 	return n.src
 }
 
-// backward returns the gradient of root with respect to every node of want
-// that root depends on through float values, and a realized node of the
-// graph that is not a target, if there is one: its sources are gone, so a
-// target behind it cannot be reached.
-func backward(root *lazy, want map[*lazy]bool) (grads map[*lazy]*Tensor, stale *lazy) {
+// backward returns the gradient of root with respect to every target (a
+// node for which isTarget is true) that root depends on through float
+// values, and a realized node of the graph that is not a target, if there is
+// one: its sources are gone, so a target behind it cannot be reached.
+func backward(root *lazy, isTarget func(*lazy) bool) (grads map[*lazy]*Tensor, stale *lazy) {
 	// Topological order, sources first, of the nodes on a path to a target.
-	var order []*lazy
+	var order, targets []*lazy
 	reaches := map[*lazy]bool{}
 	seen := map[*lazy]bool{}
 	var visit func(n *lazy) bool
@@ -168,7 +152,10 @@ func backward(root *lazy, want map[*lazy]bool) (grads map[*lazy]*Tensor, stale *
 			return reaches[n]
 		}
 		seen[n] = true
-		r := want[n]
+		r := isTarget(n)
+		if r {
+			targets = append(targets, n)
+		}
 		if n.kind == kBuffer && n.realized && !r && stale == nil {
 			stale = n
 		}
@@ -206,7 +193,7 @@ func backward(root *lazy, want map[*lazy]bool) (grads map[*lazy]*Tensor, stale *
 		}
 	}
 	out := map[*lazy]*Tensor{}
-	for n := range want {
+	for _, n := range targets {
 		if g := grads[n]; g != nil {
 			out[n] = g
 		}
