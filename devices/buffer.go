@@ -21,11 +21,23 @@ const align = 64
 
 // pool keeps freed buffers by byte size so that a kernel's output can reuse
 // memory instead of faulting in fresh pages (a new 64 MiB buffer costs more in
-// page faults than an add over it).
+// page faults than an add over it). It holds at most PoolBytes; past that the
+// buffers freed longest ago are dropped for the Go collector, so a script
+// whose tensors change size every round does not keep each size alive.
 var pool = struct {
 	sync.Mutex
-	free map[int][][]byte
-}{free: map[int][][]byte{}}
+	free  map[int][]pooled
+	bytes int    // the total size of the pooled buffers
+	seq   uint64 // stamps each freed buffer
+}{free: map[int][]pooled{}}
+
+type pooled struct {
+	data []byte
+	seq  uint64
+}
+
+// PoolBytes is the most memory the pool of freed buffers keeps.
+const PoolBytes = 512 << 20
 
 // Reuse returns a freed buffer of n elements of d from the pool, or false
 // when the pool has none of that size. Its contents are unspecified.
@@ -35,10 +47,23 @@ func Reuse(d codegen.DType, n int) (*Buffer, bool) {
 	defer pool.Unlock()
 	if l := pool.free[size]; len(l) > 0 {
 		b := l[len(l)-1]
-		pool.free[size] = l[:len(l)-1]
-		return &Buffer{DType: d, Len: n, Data: b}, true
+		l[len(l)-1] = pooled{}
+		if len(l) == 1 {
+			delete(pool.free, size)
+		} else {
+			pool.free[size] = l[:len(l)-1]
+		}
+		pool.bytes -= size
+		return &Buffer{DType: d, Len: n, Data: b.data}, true
 	}
 	return nil, false
+}
+
+// PooledBytes returns the total size of the buffers the pool holds.
+func PooledBytes() int {
+	pool.Lock()
+	defer pool.Unlock()
+	return pool.bytes
 }
 
 // freshBytes counts the bytes Alloc has taken from the Go heap rather than
@@ -72,10 +97,40 @@ func (b *Buffer) Free() {
 	if b == nil || b.Data == nil {
 		return
 	}
-	pool.Lock()
-	pool.free[len(b.Data)] = append(pool.free[len(b.Data)], b.Data)
-	pool.Unlock()
+	size := len(b.Data)
+	data := b.Data
 	b.Data = nil
+	if size == 0 || size > PoolBytes {
+		return
+	}
+	pool.Lock()
+	defer pool.Unlock()
+	for pool.bytes+size > PoolBytes {
+		evictOldest()
+	}
+	pool.seq++
+	pool.free[size] = append(pool.free[size], pooled{data, pool.seq})
+	pool.bytes += size
+}
+
+// evictOldest drops the buffer freed longest ago. Each size's list is in
+// the order its buffers were freed, so the oldest is the first of some
+// list. The caller holds the pool's lock.
+func evictOldest() {
+	oldest := -1
+	for size, l := range pool.free {
+		if oldest < 0 || l[0].seq < pool.free[oldest][0].seq {
+			oldest = size
+		}
+	}
+	l := pool.free[oldest]
+	l[0] = pooled{} // the backing array must not keep the memory alive
+	if len(l) == 1 {
+		delete(pool.free, oldest)
+	} else {
+		pool.free[oldest] = l[1:]
+	}
+	pool.bytes -= oldest
 }
 
 // Zero sets every byte of b to 0.

@@ -38,3 +38,33 @@ func TestReuse(t *testing.T) {
 		t.Fatalf("Alloc = %p, want the pooled %p", a.Ptr(), p)
 	}
 }
+
+// The pool keeps at most PoolBytes, dropping the buffers freed longest ago.
+func TestPoolBound(t *testing.T) {
+	const mib = 1 << 20
+	var bufs []*Buffer
+	for i := range 3 * PoolBytes / (64 * mib) {
+		bufs = append(bufs, Alloc(codegen.Uint8, 64*mib+i)) // a size each
+	}
+	for _, b := range bufs {
+		b.Free()
+		if got := PooledBytes(); got > PoolBytes {
+			t.Fatalf("pool holds %d bytes, more than %d", got, PoolBytes)
+		}
+	}
+	// The newest ones are still there, the oldest are gone.
+	last := len(bufs) - 1
+	if _, ok := Reuse(codegen.Uint8, 64*mib+last); !ok {
+		t.Error("the buffer freed last was dropped")
+	}
+	if _, ok := Reuse(codegen.Uint8, 64*mib); ok {
+		t.Error("the buffer freed first is still pooled")
+	}
+	// Too large to pool at all.
+	big := Alloc(codegen.Uint8, PoolBytes+1)
+	before := PooledBytes()
+	big.Free()
+	if PooledBytes() != before {
+		t.Error("a buffer larger than the pool was pooled")
+	}
+}
