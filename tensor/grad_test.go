@@ -168,8 +168,8 @@ func closeTo(got, want, tol float64) bool {
 
 func TestGradientRules(t *testing.T) {
 	for name, e := range engines(t) {
-		if name == "ref" {
-			continue // the reference evaluator takes half a minute over these
+		if name == "ref" || name == "clang" && testing.Short() {
+			continue // half a minute each: ref evaluates slowly, clang compiles (cold cache)
 		}
 		t.Run(name, func(t *testing.T) {
 			for _, c := range gradCases {
@@ -387,11 +387,14 @@ func TestGradientTorch(t *testing.T) {
 // a few leaves and compares the gradient with finite differences along
 // random directions.
 func TestGradientRandomGraphs(t *testing.T) {
-	iters := 100
-	if testing.Short() {
-		iters = 30
-	}
 	for name, e := range engines(t) {
+		iters := 100
+		if name == "clang" {
+			iters = 30 // each graph compiles its own kernels: 50 s for 100 with a cold cache
+		}
+		if testing.Short() {
+			iters /= 3
+		}
 		t.Run(name, func(t *testing.T) {
 			for seed := 0; seed < iters; seed++ {
 				r := rand.New(rand.NewSource(int64(seed)))
@@ -464,7 +467,7 @@ func TestGradientRandomGraphs(t *testing.T) {
 // original shape, which a step may combine with x after bringing x back to
 // that shape.
 func randomGradStep(r *rand.Rand) (string, func(x, leaf *Tensor) *Tensor) {
-	k := r.Intn(13)
+	k := r.Intn(16)
 	seed := r.Int63()
 	pick := func(x *Tensor) *rand.Rand { return rand.New(rand.NewSource(seed + int64(x.Numel()))) }
 	switch k {
@@ -506,6 +509,25 @@ func randomGradStep(r *rand.Rand) (string, func(x, leaf *Tensor) *Tensor) {
 		}
 	case 11:
 		return "softmax", func(x, _ *Tensor) *Tensor { return x.Softmax(pick(x).Intn(x.Ndim())) }
+	case 13:
+		return "matmul", func(x, _ *Tensor) *Tensor {
+			n := x.Shape()[x.Ndim()-1]
+			return x.Matmul(e3(x, []int{n, n}).Sub(0.4))
+		}
+	case 14:
+		return "where", func(x, _ *Tensor) *Tensor { return x.Gt(0.1).Where(x.Sin(), x.Mul(2)) }
+	case 15:
+		return "rotate by cat", func(x, _ *Tensor) *Tensor {
+			a := pick(x).Intn(x.Ndim())
+			d := x.Shape()[a]
+			if d < 2 {
+				return x
+			}
+			k := 1 + pick(x).Intn(d-1)
+			lo, hi := window(x.Shape(), a, 0), window(x.Shape(), a, 0)
+			lo[a], hi[a] = [2]int{0, k}, [2]int{k, d}
+			return x.Shrink(hi).Cat(a, x.Shrink(lo))
+		}
 	}
 	return "max keepdim", func(x, _ *Tensor) *Tensor {
 		a := pick(x).Intn(x.Ndim())
