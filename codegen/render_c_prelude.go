@@ -6,23 +6,18 @@ import "strings"
 // the streaming store and the float16, exp2, log2 and sin helpers.
 
 // cPrelude returns the includes and the helper functions the kernel uses.
+// Each helper sits inside an include guard, so that several kernels' sources
+// concatenated into one file (a device compiling a batch) define it once.
 func cPrelude(used map[string]bool) string {
 	var b strings.Builder
 	b.WriteString("#include <stdint.h>\n#include <math.h>\n")
-	if used["half"] {
-		b.WriteString(cHalf)
-	}
-	if used["stream"] {
-		b.WriteString(cStream)
-	}
-	if used["exp2"] {
-		b.WriteString(cExp2)
-	}
-	if used["log2"] {
-		b.WriteString(cLog2)
-	}
-	if used["sin"] {
-		b.WriteString(cSin)
+	for _, h := range []struct{ name, code string }{
+		{"half", cHalf}, {"stream", cStream}, {"exp2", cExp2}, {"log2", cLog2}, {"sin", cSin},
+	} {
+		if used[h.name] {
+			g := "TINY_" + strings.ToUpper(h.name)
+			b.WriteString("#ifndef " + g + "\n#define " + g + "\n" + h.code + "#endif\n")
+		}
 	}
 	return b.String()
 }

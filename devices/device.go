@@ -42,6 +42,15 @@ type Runner interface {
 	Run(bufs []*Buffer, vars map[string]int64) error
 }
 
+// BatchCompiler is implemented by devices for which building several
+// programs at once is cheaper than building each: CLANG runs the C compiler
+// once for all of a schedule's new kernels, as each run costs 50-100 ms of
+// process start whatever it builds. CompileBatch returns one runner per
+// program, in order.
+type BatchCompiler interface {
+	CompileBatch(ps []*codegen.Program) ([]Runner, error)
+}
+
 // Constructor opens a device with the given options.
 type Constructor func(Options) (Device, error)
 

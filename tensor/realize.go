@@ -107,6 +107,9 @@ func (e *Engine) realize(targets []*lazy) {
 			fail("realize: a buffer of shape %s is larger than the %d GiB limit", FormatShape(it.out.shape), maxBytes>>30)
 		}
 	}
+	if e.interp == nil {
+		e.compileAhead(items, log)
+	}
 	for i, it := range items {
 		out, ok := devices.Reuse(it.out.dtype, prod(it.out.shape))
 		if !ok && prod(it.out.shape)*it.out.dtype.Size() >= reclaimBytes {
@@ -205,6 +208,57 @@ func (t *Tensor) Explain() string {
 	return b.String()
 }
 
+// compileAhead lowers the schedule's kernels that have no runner yet and,
+// when the device builds several programs at once for less than each alone
+// (devices.BatchCompiler: CLANG runs the C compiler once for all), compiles
+// them together. A failed batch is left to run, which compiles each kernel
+// on its own and reports the one at fault.
+func (e *Engine) compileAhead(items []*item, log io.Writer) {
+	bc, ok := e.dev.(devices.BatchCompiler)
+	if !ok {
+		return
+	}
+	var keys []string
+	var progs []*codegen.Program
+	seen := map[string]bool{}
+	for _, it := range items {
+		key := cacheKey(it.kernel)
+		if _, ok := e.runners[key]; ok || seen[key] || prod(it.out.shape) == 0 {
+			continue
+		}
+		seen[key] = true
+		prog, err := codegen.Lower(it.kernel, devices.LowerOptions(e.dev))
+		if err != nil {
+			return
+		}
+		keys, progs = append(keys, key), append(progs, prog)
+	}
+	if len(progs) < 2 {
+		return
+	}
+	rs, err := bc.CompileBatch(progs)
+	if err != nil {
+		return
+	}
+	for i, p := range progs {
+		if e.opts.Debug >= 3 {
+			fmt.Fprintf(log, "%s\n", p)
+		}
+		e.addRunner(keys[i], &compiled{prog: p, runner: rs[i]})
+	}
+}
+
+// addRunner keeps a compiled kernel under key.
+func (e *Engine) addRunner(key string, c *compiled) {
+	if len(e.runners) >= maxRunners {
+		// Constants are baked into kernels, so a loop over changing
+		// scalars compiles new kernels: start over rather than grow.
+		clear(e.runners)
+	}
+	e.runners[key] = c
+	e.stats.Compiles++
+}
+
 // run lowers, compiles (once per distinct kernel) and runs one kernel.
 func (e *Engine) run(k *codegen.Kernel, bufs []*devices.Buffer, log io.Writer) {
 	key := cacheKey(k)
@@ -224,13 +278,7 @@ func (e *Engine) run(k *codegen.Kernel, bufs []*devices.Buffer, log io.Writer) {
 			fail("%s device cannot compile kernel %s: %v", e.DeviceName(), k.Name, err)
 		}
 		c = &compiled{prog: prog, runner: r}
-		if len(e.runners) >= maxRunners {
-			// Constants are baked into kernels, so a loop over changing
-			// scalars compiles new kernels: start over rather than grow.
-			clear(e.runners)
-		}
-		e.runners[key] = c
-		e.stats.Compiles++
+		e.addRunner(key, c)
 	}
 	start := time.Now()
 	ctx := e.context()

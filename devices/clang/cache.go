@@ -204,11 +204,8 @@ func compile(tc *toolchain, path, src string) (lib, error) {
 		return lib{}, err
 	}
 	defer os.Remove(tmp)
-	args := append(append(append([]string{}, tc.args...), flags...), "-o", tmp, "-lm")
-	cmd := exec.Command(tc.path, args...)
-	cmd.Stdin = strings.NewReader(src)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return lib{}, fmt.Errorf("clang: %s failed: %v\n%s", tc.path, err, out)
+	if err := runCompiler(tc, tmp, src); err != nil {
+		return lib{}, err
 	}
 	data, err := os.ReadFile(tmp)
 	if err != nil {
@@ -229,6 +226,17 @@ func compile(tc *toolchain, path, src string) (lib, error) {
 		return lib{}, fmt.Errorf("clang: %w", err)
 	}
 	return lib{h}, nil
+}
+
+// runCompiler builds src into the shared object out.
+func runCompiler(tc *toolchain, out, src string) error {
+	args := append(append(append([]string{}, tc.args...), flags...), "-o", out, "-lm")
+	cmd := exec.Command(tc.path, args...)
+	cmd.Stdin = strings.NewReader(src)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("clang: %s failed: %v\n%s", tc.path, err, msg)
+	}
+	return nil
 }
 
 // tmpSeq numbers the temporary objects of this process.

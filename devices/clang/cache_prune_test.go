@@ -225,7 +225,8 @@ func TestCompilePrunes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := build(tc, dir, src); err != nil {
+	obj, _ := objectSource(src, codegen.CABIOf(hit))
+	if _, _, err := build(tc, dir, obj); err != nil {
 		t.Fatal(err)
 	}
 	forget()

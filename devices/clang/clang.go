@@ -118,7 +118,8 @@ func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
 	if d.opts.Debug >= 4 {
 		fmt.Fprintf(d.log, "%s\n", src)
 	}
-	lib, compiled, err := build(tc, dir, src)
+	obj, abi := objectSource(src, abi)
+	lib, compiled, err := build(tc, dir, obj)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,103 @@
+package clang
+
+import (
+	"bytes"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tiny/codegen"
+	"tiny/devices"
+	"tiny/devices/cpu"
+	kt "tiny/devices/internal/kerneltest"
+	"tiny/shape"
+)
+
+// TestCompileBatch builds four kernels, two of them of the same name and
+// one twice, in one compiler run; each runs as the CPU device does, each is
+// in the cache under its own name (links of one object), and a process
+// starting over finds every one there without compiling.
+func TestCompileBatch(t *testing.T) {
+	dir := t.TempDir()
+	var log bytes.Buffer
+	if _, err := Available(); err != nil {
+		t.Skip(err)
+	}
+	dev, err := Open(devices.Options{CacheDir: dir, Threads: 2, Debug: 2, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := shape.FromInts(100)
+	m := shape.FromInts(8, 50)
+	kernels := []*codegen.Kernel{
+		kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), spec(f32, 100)),  // E_100
+		kt.Kernel(s, kt.Op(codegen.OpSqrt, f32, kt.Load(1, f32, s)), spec(f32, 100)), // E_100 too
+		kt.Kernel(shape.FromInts(8, 1), kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Load(1, f32, m)), spec(f32, 400)),
+		kt.Kernel(shape.FromInts(1), kt.Reduce(codegen.OpMax, f32, []int{0}, kt.Load(1, f32, shape.FromInts(1<<16))), spec(f32, 1<<16)),
+	}
+	var ps []*codegen.Program
+	for _, k := range kernels {
+		p, err := codegen.Lower(k, codegen.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	ps = append(ps, ps[0])
+	rs, err := dev.(devices.BatchCompiler).CompileBatch(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(log.String(), "clang: compiled"); got != 1 || !strings.Contains(log.String(), "compiled 4 kernels in one run") {
+		t.Errorf("want one compiler run for 4 kernels, log:\n%s", log.String())
+	}
+	ref, _ := cpu.Open(devices.Options{Threads: 1})
+	rng := rand.New(rand.NewSource(1))
+	for i, p := range ps {
+		k := kernels[i%len(kernels)]
+		bufs := kt.Alloc(k, rng)
+		want := devices.Alloc(k.Bufs[0].DType, k.Bufs[0].Size)
+		cr, err := ref.Compile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cr.Run(append([]*devices.Buffer{want}, bufs[1:]...), nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := rs[i].Run(bufs, nil); err != nil {
+			t.Fatal(err)
+		}
+		for j := range want.Len {
+			if g, w := kt.Get(bufs[0], j), kt.Get(want, j); !kt.Close(g, w, want.DType) {
+				t.Fatalf("kernel %d (%s): element %d = %v, want %v", i, p.Name, j, g, w)
+			}
+		}
+	}
+	objs, _ := filepath.Glob(filepath.Join(dir, "*.so"))
+	if len(objs) != 4 {
+		t.Fatalf("want 4 objects in the cache, got %v", objs)
+	}
+	first, _ := os.Stat(objs[0])
+	for _, o := range objs[1:] {
+		st, _ := os.Stat(o)
+		if !os.SameFile(first, st) {
+			t.Errorf("%s is not a link of the batch object", o)
+		}
+	}
+	// A process starting over: every kernel is a cache hit on its own.
+	forget()
+	log.Reset()
+	for _, p := range ps {
+		if _, err := dev.Compile(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := dev.(devices.BatchCompiler).CompileBatch(ps); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(log.String(), "compiled") {
+		t.Errorf("cache hits compiled again:\n%s", log.String())
+	}
+}
