@@ -12,6 +12,8 @@
 // compiler and its flags, written under a temporary name and renamed, with a
 // checksum beside it, so concurrent processes never see half a file and a
 // damaged file is rebuilt. A second run of the same program compiles nothing.
+// CompileBatch builds several programs in one compiler run and links the one
+// object into the cache under each program's name (batch.go).
 // The cache holds at most $TINY_CACHE_MAX bytes (256M by default, 0 for no
 // bound): after its first compile, a process evicts the least recently used
 // objects and removes temporary files older than ten minutes.
