@@ -26,6 +26,7 @@ var tensorBuiltins = map[string]func(it *Interp, c *call) Value{
 	"cat":         func(it *Interp, c *call) Value { return it.join(c, tensor.Cat) },
 	"where":       where_,
 	"explain":     explain_,
+	"realize":     realize_,
 }
 
 // takeKw removes the keyword arguments named in names (a "a|b" entry
@@ -342,6 +343,19 @@ func (it *Interp) operand(c *call, v Value) any {
 		it.failf(c.pos, "%s: want a tensor or a number, got %s", c.name, v.Type())
 	}
 	return o
+}
+
+// realize_ realizes its tensors (or a list of them) in one schedule, so
+// that what they share is computed once, and returns them as a list.
+func realize_(it *Interp, c *call) Value {
+	it.takeKw(c)
+	ts := it.tensorList(c, c.args)
+	tensor.Realize(ts...)
+	out := make([]Value, len(ts))
+	for i, t := range ts {
+		out[i] = &TensorValue{t}
+	}
+	return &List{elems: out}
 }
 
 func explain_(it *Interp, c *call) Value {
