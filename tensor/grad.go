@@ -1,8 +1,12 @@
 package tensor
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
+	"unsafe"
+	"weak"
 
 	"tiny/codegen"
 )
@@ -15,10 +19,11 @@ import (
 //
 // A view keeps the node it was made from and the movement that made it
 // (lazy.parent, lazy.mv), so the walk goes through movements one at a time
-// even though the view itself looks at its base directly. A realized tensor
-// has forgotten its sources (see Realize): it is a leaf from then on, as in
-// tinygrad, so gradients are taken before the loss is read. A target that
-// is not reached because the walk met such a tensor is an error, not zeros.
+// even though the view itself looks at its base directly. Realize makes a
+// leaf; a read realizes too but keeps the node's history when its graph
+// reaches a tensor that requires grad, so a marked model's loss can be
+// printed before Backward. A target that is not reached because the walk
+// met a leaf made by realizing is an error, not zeros.
 
 // Gradient returns the gradients of t, which must hold one element (a scalar
 // loss), with respect to each target: a tensor of the target's shape and
@@ -26,8 +31,9 @@ import (
 // lazy. It panics with a *Error when t has more than one element, when t or
 // a target is not a float tensor, when a target is a constant (Full, Zeros,
 // Ones: ops fold constants away, so mark it with SetRequiresGrad first,
-// which gives it a buffer), or when a target is cut off from t by a tensor
-// realized since (reading the loss realizes it: take gradients first).
+// which gives it a buffer), or when t depends on a target through a tensor
+// realized since without its history (see Realize): its gradient would be
+// lost.
 func (t *Tensor) Gradient(targets ...*Tensor) []*Tensor {
 	t.checkLoss("gradient")
 	want := map[*lazy]bool{}
@@ -39,12 +45,12 @@ func (t *Tensor) Gradient(targets ...*Tensor) []*Tensor {
 		want[x.n] = true
 	}
 	grads, stale := backward(t.n, func(n *lazy) bool { return want[n] })
+	if stale != nil {
+		fail("gradient: the loss depends on a target through a tensor that was realized (read, or realize()) before the gradient and forgot how it was computed: take gradients before reading values, or mark the targets with requires_grad_() so that reads keep the graph")
+	}
 	out := make([]*Tensor, len(targets))
 	for i, x := range targets {
 		out[i] = grads[x.n]
-		if out[i] == nil && stale != nil {
-			fail("gradient: target %d is not reached, and the graph goes through a tensor that was realized (read) and forgot how it was computed: take gradients before reading values", i+1)
-		}
 		if out[i] == nil {
 			out[i] = x.ZerosLike()
 		}
@@ -59,10 +65,10 @@ func (t *Tensor) Gradient(targets ...*Tensor) []*Tensor {
 func (t *Tensor) Backward() *Tensor {
 	t.checkLoss("backward")
 	grads, stale := backward(t.n, func(n *lazy) bool { return n.requiresGrad })
+	if stale != nil {
+		fail("backward: the loss depends on a tensor that requires grad through a tensor that realize() made a leaf: call backward before realizing")
+	}
 	if len(grads) == 0 {
-		if stale != nil {
-			fail("backward: no tensor that requires grad is reached, and the graph goes through a tensor that was realized (read) and forgot how it was computed: call backward before reading values")
-		}
 		fail("backward: the loss depends on no tensor that requires grad")
 	}
 	for n, g := range grads {
@@ -126,7 +132,8 @@ func checkTarget(op string, i int, n *lazy) {
 }
 
 // gradSrcs returns the nodes a gradient flows to from n: a view's parent,
-// the operands of a computed base, nothing for data and constants.
+// the operands of a computed base (or of what a realized base was, when it
+// kept its history), nothing for data and constants.
 func gradSrcs(n *lazy) []*lazy {
 	if n.kind == kView {
 		if n.parent == nil {
@@ -134,13 +141,81 @@ func gradSrcs(n *lazy) []*lazy {
 		}
 		return []*lazy{n.parent}
 	}
+	if n.history != nil {
+		return n.history.src
+	}
 	return n.src
+}
+
+// reachesMarked reports whether the graph below n, through the nodes
+// gradients flow to, holds a tensor that requires grad; memo keeps the
+// answers of one walk.
+func reachesMarked(n *lazy, memo map[*lazy]bool) bool {
+	if r, ok := memo[n]; ok {
+		return r
+	}
+	memo[n] = false // a DAG: no cycles, but shared nodes are visited once
+	r := n.requiresGrad
+	for _, s := range gradSrcs(n) {
+		r = reachesMarked(s, memo) || r
+	}
+	memo[n] = r
+	return r
+}
+
+// hides reports whether n is a realized leaf that was computed from a
+// target: the gradient through it is lost.
+func hides(n *lazy, isTarget func(*lazy) bool) bool {
+	for _, p := range n.cut {
+		if q := p.Value(); q != nil && isTarget(q) {
+			return true
+		}
+	}
+	return false
+}
+
+// cutLeaves returns what a base realized without its history was computed
+// from: the buffers and marked tensors below it, and what the realized
+// leaves among them were computed from in turn, as weak pointers (they must
+// not keep a loop's earlier values alive). memo is shared by one
+// realization's targets.
+func cutLeaves(n *lazy, memo map[*lazy][]*lazy) []weak.Pointer[lazy] {
+	var walk func(n *lazy) []*lazy
+	walk = func(n *lazy) []*lazy {
+		if l, ok := memo[n]; ok {
+			return l
+		}
+		memo[n] = nil
+		var out []*lazy
+		if n.kind == kBuffer || n.requiresGrad {
+			out = append(out, n)
+		}
+		for _, p := range n.cut {
+			if q := p.Value(); q != nil {
+				out = append(out, q)
+			}
+		}
+		for _, s := range gradSrcs(n) {
+			out = append(out, walk(s)...)
+		}
+		slices.SortFunc(out, func(a, b *lazy) int { return cmp.Compare(uintptr(unsafe.Pointer(a)), uintptr(unsafe.Pointer(b))) })
+		out = slices.Compact(out)
+		memo[n] = out
+		return out
+	}
+	var ps []weak.Pointer[lazy]
+	for _, l := range walk(n) {
+		if l != n {
+			ps = append(ps, weak.Make(l))
+		}
+	}
+	return ps
 }
 
 // backward returns the gradient of root with respect to every target (a
 // node for which isTarget is true) that root depends on through float
-// values, and a realized node of the graph that is not a target, if there is
-// one: its sources are gone, so a target behind it cannot be reached.
+// values, and a realized leaf of the graph computed from a target, if there
+// is one: the gradient through it is lost, so the result would be wrong.
 func backward(root *lazy, isTarget func(*lazy) bool) (grads map[*lazy]*Tensor, stale *lazy) {
 	// Topological order, sources first, of the nodes on a path to a target.
 	var order, targets []*lazy
@@ -156,7 +231,7 @@ func backward(root *lazy, isTarget func(*lazy) bool) (grads map[*lazy]*Tensor, s
 		if r {
 			targets = append(targets, n)
 		}
-		if n.kind == kBuffer && n.realized && !r && stale == nil {
+		if !r && stale == nil && hides(n, isTarget) {
 			stale = n
 		}
 		for _, s := range gradSrcs(n) {
@@ -202,25 +277,31 @@ func backward(root *lazy, isTarget func(*lazy) bool) (grads map[*lazy]*Tensor, s
 }
 
 // gradRule returns the gradients of n's sources (gradSrcs) given g, the
-// gradient of n; a nil entry means none flows there.
+// gradient of n; a nil entry means none flows there. A realized base with a
+// history follows the rule of what it was, reading its own buffer where the
+// rule needs the result.
 func gradRule(n *lazy, g *Tensor) []*Tensor {
-	switch n.kind {
+	was := n
+	if n.history != nil {
+		was = n.history
+	}
+	switch was.kind {
 	case kContiguous:
 		return []*Tensor{g}
 	case kView:
 		return []*Tensor{unmove(n.mv, n.parent.shape, g)}
 	case kReduce:
-		return []*Tensor{reduceGrad(n, g)}
+		return []*Tensor{reduceGrad(was, n, g)}
 	case kElementwise:
-		return aluGrad(n, g)
+		return aluGrad(was, n, g)
 	}
 	return nil
 }
 
-// aluGrad is the rule of each elementwise op. Comparisons, bitwise ops and
-// integer arithmetic give no gradient.
-func aluGrad(n *lazy, g *Tensor) []*Tensor {
-	out := &Tensor{n}
+// aluGrad is the rule of each elementwise op n, whose result is result.
+// Comparisons, bitwise ops and integer arithmetic give no gradient.
+func aluGrad(n, result *lazy, g *Tensor) []*Tensor {
+	out := &Tensor{result}
 	src := make([]*Tensor, len(n.src))
 	for i, s := range n.src {
 		src[i] = &Tensor{s}
@@ -270,16 +351,16 @@ func aluGrad(n *lazy, g *Tensor) []*Tensor {
 // copies it to every element, a max gives it to the elements equal to the
 // maximum, shared evenly among ties, and a product gives out/x (undefined
 // where x is 0).
-func reduceGrad(n *lazy, g *Tensor) *Tensor {
+func reduceGrad(n, result *lazy, g *Tensor) *Tensor {
 	x := &Tensor{n.src[0]}
 	shp := x.Shape()
 	ge := g.Expand(shp...)
 	switch n.op {
 	case codegen.OpMax:
-		hit := x.Eq((&Tensor{n}).Expand(shp...)).Cast(n.dtype)
+		hit := x.Eq((&Tensor{result}).Expand(shp...)).Cast(n.dtype)
 		return hit.Div(hit.Sum(n.axes, true).Expand(shp...)).Mul(ge)
 	case codegen.OpMul:
-		return ge.Mul((&Tensor{n}).Expand(shp...)).Div(x)
+		return ge.Mul((&Tensor{result}).Expand(shp...)).Div(x)
 	}
 	return ge
 }

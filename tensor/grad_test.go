@@ -289,13 +289,13 @@ func TestGradientErrors(t *testing.T) {
 		{func() { x.Sum(nil, false).Gradient(e.Zeros(Float32, 3)) }, "gradient: target 1 is a constant, which ops fold away: call requires_grad_() on it before using it"},
 		{func() { i.SetRequiresGrad(true) }, "requires_grad: tensor has dtype int32: only float tensors have gradients"},
 		{func() { x.Sum(nil, false).Backward() }, "backward: the loss depends on no tensor that requires grad"},
-		{func() { l := x.Sin().Sum(nil, true); l.Item(); l.Gradient(x) }, "gradient: target 1 is not reached, and the graph goes through a tensor that was realized (read) and forgot how it was computed: take gradients before reading values"},
+		{func() { l := x.Sin().Sum(nil, true); l.Item(); l.Gradient(x) }, "gradient: the loss depends on a target through a tensor that was realized (read, or realize()) before the gradient and forgot how it was computed: take gradients before reading values, or mark the targets with requires_grad_() so that reads keep the graph"},
 		{func() {
 			w := x.Sin().SetRequiresGrad(true)
 			l := w.Sum(nil, true)
 			l.Realize()
 			l.Backward()
-		}, "backward: no tensor that requires grad is reached, and the graph goes through a tensor that was realized (read) and forgot how it was computed: call backward before reading values"},
+		}, "backward: the loss depends on a tensor that requires grad through a tensor that realize() made a leaf: call backward before realizing"},
 	} {
 		err := Catch(c.f)
 		if err == nil || err.Error() != c.want {
@@ -552,4 +552,74 @@ func window(shp []int, a, at int) [][2]int {
 	}
 	b[a] = [2]int{at, at + shp[a]}
 	return b
+}
+
+// TestGradientAfterRead reads values of a marked model's graph (the loss,
+// an exp, a max, a matmul) before taking gradients: the reads realize them
+// but keep their history, so the gradients are those of an unread graph. An
+// explicit Realize still makes a leaf.
+func TestGradientAfterRead(t *testing.T) {
+	for name, e := range engines(t) {
+		t.Run(name, func(t *testing.T) {
+			x := e.Rand([]int{3, 4}, 7)
+			w := e.Rand([]int{4, 2}, 8).Add(-0.5).Realize().SetRequiresGrad(true)
+			build := func(read bool) (loss *Tensor) {
+				h := x.Matmul(w)
+				if read {
+					h.Floats()
+				}
+				m := h.Exp().Max([]int{1}, true)
+				if read {
+					m.Floats()
+				}
+				loss = m.Mul(h).Sum(nil, false)
+				if read {
+					loss.Item()
+				}
+				return loss
+			}
+			want := build(false).Gradient(w)[0].Floats()
+			got := build(true).Gradient(w)[0].Floats()
+			for i := range want {
+				if math.Abs(got[i]-want[i]) > 1e-5*math.Max(1, math.Abs(want[i])) {
+					t.Fatalf("gradient element %d after reads = %v, without = %v", i, got[i], want[i])
+				}
+			}
+			loss := build(true)
+			loss.Backward()
+			if g := w.Grad().Floats(); math.Abs(g[0]-want[0]) > 1e-5*math.Max(1, math.Abs(want[0])) {
+				t.Errorf("backward after reading the loss: %v, want %v", g[0], want[0])
+			}
+			cut := x.Matmul(w).Sum(nil, false).Realize()
+			if err := Catch(func() { cut.Gradient(w) }); err == nil {
+				t.Error("Realize kept the graph: want a leaf")
+			}
+			// Unmarked targets: reading an intermediate value cuts part of
+			// the graph. The target is still reached by another path, but
+			// its gradient would be wrong: an error, not a wrong number.
+			u := e.Rand([]int{4, 2}, 10).Realize()
+			hu := x.Matmul(u)
+			hu.Exp().Max([]int{1}, true).Floats()
+			if err := Catch(func() { hu.Exp().Max([]int{1}, true).Mul(hu).Sum(nil, false).Gradient(u) }); err != nil {
+				t.Errorf("a fresh graph after a read of an equal one: %v", err)
+			}
+			mx := hu.Exp().Max([]int{1}, true)
+			mx.Floats()
+			if err := Catch(func() { mx.Mul(hu).Sum(nil, false).Gradient(u) }); err == nil {
+				t.Error("a read intermediate of an unmarked target: want an error, got a partial gradient")
+			}
+			// A realized input that does not depend on the target is fine.
+			xr := x.Mul(2).Realize()
+			if err := Catch(func() { xr.Matmul(u).Sum(nil, false).Gradient(u) }); err != nil {
+				t.Errorf("a realized input independent of the target: %v", err)
+			}
+			// Unmarked tensors: a read makes a leaf, as before.
+			v := e.Rand([]int{4}, 9).Realize()
+			l := v.Sin().Sum(nil, true) // keepdim: a base, which the read realizes
+			l.Item()
+			if err := Catch(func() { l.Gradient(v) }); err == nil {
+				t.Error("a read kept the graph of unmarked tensors")
+			}
+		})
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"tiny/codegen"
 	"tiny/devices"
 	"tiny/shape"
+	"weak"
 )
 
 // kind says what a lazy node is.
@@ -40,11 +41,12 @@ type lazy struct {
 	// Autograd (grad.go). A view collapses onto its base, so it also keeps
 	// the node it was made from and the movement that made it: backward
 	// undoes the movements one at a time.
-	parent       *lazy // view: the node the movement was applied to
-	mv           move  // view: that movement
-	requiresGrad bool  // Backward stores this node's gradient in grad
-	grad         *lazy // the gradient Backward stored, nil before
-	realized     bool  // buffer: computed by Realize, its sources forgotten
+	parent       *lazy                // view: the node the movement was applied to
+	mv           move                 // view: that movement
+	requiresGrad bool                 // Backward stores this node's gradient in grad
+	grad         *lazy                // the gradient Backward stored, nil before
+	history      *lazy                // realized buffer: the node it was, kept for backward when a read realized it (see Realize)
+	cut          []weak.Pointer[lazy] // realized buffer without history: what it was computed from (cutLeaves)
 }
 
 // baseOf returns the base a node reads: itself unless it is a view.

@@ -30,7 +30,7 @@ func (t *Tensor) withData(f func(b *devices.Buffer)) {
 	}
 	defer runtime.KeepAlive(n) // its buffer must outlive f
 	if n.kind != kView {
-		t.Realize()
+		t.realizeRead()
 		f(n.buf)
 		return
 	}

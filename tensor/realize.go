@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"time"
+	"weak"
 
 	"tiny/codegen"
 	"tiny/devices"
@@ -28,9 +29,20 @@ type Sourcer interface {
 // Realize computes t's base into a buffer if it is not one yet, and
 // returns t. Later reads of t, and of every tensor sharing its base, use the
 // buffer.
+//
+// A realized tensor is a leaf of the autograd graph from then on: an
+// optimizer step's `(w - lr * g).Realize()` must not keep every earlier
+// step's graph alive. Reading a value (Floats, Item, String, ...) realizes
+// too, but keeps the graph for gradients when it reaches a tensor marked
+// with SetRequiresGrad, so a loss can be printed before Backward.
 func (t *Tensor) Realize() *Tensor {
-	t.n.eng.realize([]*lazy{t.n})
+	t.n.eng.realize([]*lazy{t.n}, false)
 	return t
+}
+
+// realizeRead realizes t for a read of its value (see Realize).
+func (t *Tensor) realizeRead() {
+	t.n.eng.realize([]*lazy{t.n}, true)
 }
 
 // Realize computes the bases of several tensors in one schedule, so that
@@ -43,7 +55,7 @@ func Realize(ts ...*Tensor) {
 	for i, t := range ts {
 		ns[i] = t.n
 	}
-	ts[0].n.eng.realize(ns)
+	ts[0].n.eng.realize(ns, false)
 }
 
 // Contiguous returns t laid out in a buffer of its own, row-major: a copy
@@ -68,8 +80,10 @@ func (t *Tensor) Schedule() []*codegen.Kernel {
 	return ks
 }
 
-// realize runs the schedule for targets and makes their bases buffers.
-func (e *Engine) realize(targets []*lazy) {
+// realize runs the schedule for targets and makes their bases buffers;
+// with keepGrad, a base whose graph reaches a tensor that requires grad
+// keeps what it was as its history, for backward.
+func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	items := schedule(targets)
@@ -138,9 +152,29 @@ func (e *Engine) realize(targets []*lazy) {
 			}
 		}
 	}
+	// What each target was, decided before any is overwritten: the
+	// history for backward, or the leaves it was computed from.
+	marked, leaves := map[*lazy]bool{}, map[*lazy][]*lazy{}
+	type past struct {
+		history *lazy
+		cut     []weak.Pointer[lazy]
+	}
+	pasts := map[*lazy]past{}
+	for b := range isTarget {
+		if _, ok := temps[b]; !ok {
+			continue
+		}
+		if keepGrad && reachesMarked(b, marked) {
+			was := *b
+			pasts[b] = past{history: &was}
+		} else if b.dtype.IsFloat() {
+			pasts[b] = past{cut: cutLeaves(b, leaves)}
+		}
+	}
 	for b := range isTarget {
 		if buf, ok := temps[b]; ok {
-			*b = lazy{kind: kBuffer, dtype: b.dtype, shape: b.shape, buf: buf, eng: b.eng, requiresGrad: b.requiresGrad, grad: b.grad, realized: true}
+			p := pasts[b]
+			*b = lazy{kind: kBuffer, dtype: b.dtype, shape: b.shape, buf: buf, eng: b.eng, requiresGrad: b.requiresGrad, grad: b.grad, history: p.history, cut: p.cut}
 			keepUntilUnreachable(b, buf)
 		}
 	}
