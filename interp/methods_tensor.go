@@ -168,11 +168,11 @@ func init() {
 		"item": func(it *Interp, r Value, c *call) Value { it.unpack(c); return itemValue(r.(*TensorValue)) },
 		"tolist": func(it *Interp, r Value, c *call) Value {
 			it.unpack(c)
-			return fromLeaf(recvT(r).ToList(), recvT(r).DType())
+			return toList(recvT(r))
 		},
 		"numpy": func(it *Interp, r Value, c *call) Value {
 			it.unpack(c)
-			return fromLeaf(recvT(r).ToList(), recvT(r).DType())
+			return toList(recvT(r))
 		},
 		"schedule": scheduleMethod,
 
