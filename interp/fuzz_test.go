@@ -20,6 +20,8 @@ func FuzzEval(f *testing.F) {
 		"d = {\"a\": 1}; d.a += 1; d", "for i in range(3) { if i { break } }",
 		"a = arange(6).reshape(2, 3); a[:, ::-1].T @ ones(2, 2, dtype=int32)",
 		"view((3, 3), mask=((0, 2), (0, 2))).reshape(9)", "while true { }",
+		"w = rand(3, requires_grad=true); l = (w * w).sum(); print(l.item()); l.backward(); w.grad",
+		"x = arange(4).float().contiguous(); g = (x.exp().max() * x).sum().gradient(x); realize(g[0], x)",
 	} {
 		f.Add(s)
 	}
