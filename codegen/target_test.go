@@ -17,6 +17,15 @@ func matmulKernel(m, n, k int) *Kernel {
 		Bufs: []BufSpec{{Float32, m * n}, {Float32, m * k}, {Float32, k * n}}}
 }
 
+// dotKernel returns the kernel of (m, k) @ (n, k).T: dot products of rows
+// that are both contiguous, (m, n, k) with the reduce over axis 2.
+func dotKernel(m, n, k int) *Kernel {
+	a := must(shape.FromInts(m, 1, k).ExpandInts([]int{m, n, k}))
+	b := must(shape.FromInts(1, n, k).ExpandInts([]int{m, n, k}))
+	return &Kernel{AST: store(Float32, shape.FromInts(m, n, 1), sum([]int{2}, alu(OpMul, Float32, load(1, Float32, a), load(2, Float32, b)))),
+		Bufs: []BufSpec{{Float32, m * n}, {Float32, m * k}, {Float32, n * k}}}
+}
+
 // loadsOf counts the LOADs of buffer buf in p.
 func loadsOf(p *Program, buf int) int {
 	n := 0
@@ -121,12 +130,7 @@ func TestTransposeTiles(t *testing.T) {
 // reduce, both output axes upcast by Dot, each loaded vector shared by the
 // copies along the other axis.
 func TestDot(t *testing.T) {
-	m, n, k := 32, 48, 64
-	a := must(shape.FromInts(m, 1, k).ExpandInts([]int{m, n, k}))
-	b := must(shape.FromInts(1, n, k).ExpandInts([]int{m, n, k}))
-	kern := &Kernel{AST: store(Float32, shape.FromInts(m, n, 1), sum([]int{2}, alu(OpMul, Float32, load(1, Float32, a), load(2, Float32, b)))),
-		Bufs: []BufSpec{{Float32, m * n}, {Float32, m * k}, {Float32, n * k}}}
-	p := lower(t, kern, Options{Target: &Target{Lanes: 16, Dot: 4}})
+	p := lower(t, dotKernel(32, 48, 64), Options{Target: &Target{Lanes: 16, Dot: 4}})
 	if n := count(p, OpDefineAcc); n != 16 {
 		t.Errorf("want 4 x 4 accumulators, got %d\n%s", n, p)
 	}
@@ -248,11 +252,7 @@ func TestLaneTail(t *testing.T) {
 	}
 	for _, mnk := range [][3]int{{37, 70, 999}, {16, 16, 33}, {50, 21, 40}} {
 		m, n, kk := mnk[0], mnk[1], mnk[2]
-		a := must(shape.FromInts(m, 1, kk).ExpandInts([]int{m, n, kk}))
-		b := must(shape.FromInts(1, n, kk).ExpandInts([]int{m, n, kk}))
-		kern := &Kernel{AST: store(Float32, shape.FromInts(m, n, 1), sum([]int{2}, alu(OpMul, Float32, load(1, Float32, a), load(2, Float32, b)))),
-			Bufs: []BufSpec{{Float32, m * n}, {Float32, m * kk}, {Float32, n * kk}}}
-		p := lower(t, kern, Options{Target: &Target{Lanes: 16, Dot: 4}})
+		p := lower(t, dotKernel(m, n, kk), Options{Target: &Target{Lanes: 16, Dot: 4}})
 		if n := count(p, OpDefineAcc); n != 16 {
 			t.Errorf("%dx%dx%d: want 4 x 4 accumulators, got %d\n%s", m, n, kk, n, p)
 		}

@@ -49,11 +49,7 @@ func objectSource(src string, abi codegen.CABI) (string, codegen.CABI) {
 // compiler run, and returns their runners in order. If the batch fails to
 // build, each program is built on its own, so an error names its kernel.
 func (d *Device) CompileBatch(ps []*codegen.Program) ([]devices.Runner, error) {
-	tc, err := findCompiler()
-	if err != nil {
-		return nil, err
-	}
-	dir, err := openCache(d.opts.CacheDir)
+	tc, dir, err := d.toolchain()
 	if err != nil {
 		return nil, err
 	}

@@ -102,13 +102,22 @@ func Available() (compiler string, err error) {
 
 const probeSource = "long tiny_probe(long a, long b) { return a + b; }\n"
 
-// Compile renders p as C, builds it (or finds it in the cache) and loads it.
-func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
+// toolchain returns the compiler and the opened cache directory.
+func (d *Device) toolchain() (*toolchain, string, error) {
 	tc, err := findCompiler()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	dir, err := openCache(d.opts.CacheDir)
+	if err != nil {
+		return nil, "", err
+	}
+	return tc, dir, nil
+}
+
+// Compile renders p as C, builds it (or finds it in the cache) and loads it.
+func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
+	tc, dir, err := d.toolchain()
 	if err != nil {
 		return nil, err
 	}
