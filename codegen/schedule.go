@@ -142,7 +142,7 @@ func (pl *plan) order(opts Options) nest {
 			cols = t.Cols // a register tile: the inner loop is its columns
 		}
 		in := innerSize(pl.shape[u], cols)
-		if row >= 0 && badColumns(in, cols) && pl.shape[u] >= minShifted*cols {
+		if row >= 0 && cols > 0 && badColumns(in, cols) && pl.shape[u] >= minShifted*cols {
 			in = cols // whole vectors of accumulators; the last tile overlaps
 		}
 		if pl.shape[u] > in {
