@@ -177,6 +177,7 @@ func init() {
 		"schedule": scheduleMethod,
 
 		"gradient": gradientMethod, "backward": backwardMethod, "requires_grad_": requiresGradMethod,
+		"detach": unaryMethod((*tensor.Tensor).Detach),
 	}
 	for k, f := range movementMethods {
 		m[k] = f

@@ -9,6 +9,7 @@ import (
 	"weak"
 
 	"tiny/codegen"
+	"tiny/shape"
 )
 
 // Reverse-mode autograd on the lazy graph itself, as tinygrad's
@@ -93,6 +94,17 @@ func (t *Tensor) SetRequiresGrad(on bool) *Tensor {
 	}
 	t.n.requiresGrad = on
 	return t
+}
+
+// Detach returns t's values as a tensor no gradient flows through, as
+// tinygrad's detach: a view of t's data that does not remember t. Nothing
+// is copied or computed.
+func (t *Tensor) Detach() *Tensor {
+	n := t.n
+	if n.kind == kView {
+		return &Tensor{&lazy{kind: kView, dtype: n.dtype, shape: n.shape, base: n.base, st: n.st, eng: n.eng}}
+	}
+	return &Tensor{&lazy{kind: kView, dtype: n.dtype, shape: n.shape, base: n, st: shape.FromInts(n.shape...), eng: n.eng}}
 }
 
 // RequiresGrad reports whether t is marked with SetRequiresGrad.

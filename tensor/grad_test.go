@@ -623,3 +623,29 @@ func TestGradientAfterRead(t *testing.T) {
 		})
 	}
 }
+
+// TestDetach checks that no gradient flows through Detach, that a target
+// reached only through it gets zeros (not an error), and that the detached
+// tensor holds the same values, views included.
+func TestDetach(t *testing.T) {
+	e := cpuEngine(t)
+	w := e.Rand([]int{2, 3}, 4).Realize()
+	g := w.Mul(w.Detach()).Sum(nil, false).Gradient(w)[0].Floats()
+	for i, v := range w.Floats() {
+		if math.Abs(g[i]-v) > 1e-6 {
+			t.Fatalf("d/dw sum(w * detach(w))[%d] = %v, want %v", i, g[i], v)
+		}
+	}
+	if z := w.Detach().Mul(2).Sum(nil, false).Gradient(w)[0].Floats(); z[0] != 0 || z[5] != 0 {
+		t.Errorf("gradient through detach only: %v, want zeros", z)
+	}
+	tw, dt := w.T().Floats(), w.T().Detach().Floats()
+	for i := range tw {
+		if tw[i] != dt[i] {
+			t.Fatalf("detach of a view: element %d = %v, want %v", i, dt[i], tw[i])
+		}
+	}
+	if w.SetRequiresGrad(true).Detach().RequiresGrad() {
+		t.Error("a detached tensor requires grad")
+	}
+}
