@@ -142,7 +142,7 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 			e.interp(it.kernel, bufs)
 			e.stats.Kernels++
 		default:
-			e.run(it.kernel, bufs, log)
+			e.run(it, bufs, log)
 		}
 		temps[it.out] = out
 		for _, in := range it.inputs {
@@ -256,7 +256,7 @@ func (e *Engine) compileAhead(items []*item, log io.Writer) {
 	var progs []*codegen.Program
 	seen := map[string]bool{}
 	for _, it := range items {
-		key := cacheKey(it.kernel)
+		key := it.cacheKey()
 		if _, ok := e.runners[key]; ok || seen[key] || prod(it.out.shape) == 0 {
 			continue
 		}
@@ -294,8 +294,8 @@ func (e *Engine) addRunner(key string, c *compiled) {
 }
 
 // run lowers, compiles (once per distinct kernel) and runs one kernel.
-func (e *Engine) run(k *codegen.Kernel, bufs []*devices.Buffer, log io.Writer) {
-	key := cacheKey(k)
+func (e *Engine) run(it *item, bufs []*devices.Buffer, log io.Writer) {
+	k, key := it.kernel, it.cacheKey()
 	c, ok := e.runners[key]
 	if !ok {
 		prog, err := codegen.Lower(k, devices.LowerOptions(e.dev))
@@ -353,6 +353,15 @@ func kernelText(k *codegen.Kernel) string {
 		return k.String()
 	}
 	return cacheKey(k)
+}
+
+// cacheKey returns cacheKey(it.kernel), computed once per item: both
+// compileAhead and run need it.
+func (it *item) cacheKey() string {
+	if it.key == "" {
+		it.key = cacheKey(it.kernel)
+	}
+	return it.key
 }
 
 // maxRunners bounds the engine's cache of compiled kernels.

@@ -31,6 +31,7 @@ type item struct {
 	out    *lazy   // the base the kernel computes into buffer 0
 	inputs []*lazy // the bases read as buffers 1..n
 	kernel *codegen.Kernel
+	key    string // the engine's cache key of kernel, once computed (item.cacheKey)
 }
 
 type scheduler struct {
