@@ -135,10 +135,10 @@ func rowsFns[T num](g *rowGroup, rows []rowAcc, x int, xs [passSteps]int, sc, of
 func mulAdd4[T num](a0, a1, a2, a3, x []T, s0, s1, s2, s3 T) {
 	a0, a1, a2, a3 = a0[:len(x)], a1[:len(x)], a2[:len(x)], a3[:len(x)]
 	for j, v := range x {
-		a0[j] += v * s0
-		a1[j] += v * s1
-		a2[j] += v * s2
-		a3[j] += v * s3
+		a0[j] += T(v * s0) // T(...) rounds the product: no fused multiply-add under GOAMD64=v3
+		a1[j] += T(v * s1)
+		a2[j] += T(v * s2)
+		a3[j] += T(v * s3)
 	}
 }
 
@@ -150,10 +150,16 @@ func mulAdd2x4[T num](a, b, x0, x1, x2, x3, s, t []T) {
 	a, b, x1, x2, x3 = a[:n], b[:n], x1[:n], x2[:n], x3[:n]
 	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
 	t0, t1, t2, t3 := t[0], t[1], t[2], t[3]
-	for j := 0; j < n; j++ {
+	j := 0
+	if f, ok := any(a).([]float32); ok && useAVX2 && n >= 8 {
+		j = n &^ 7
+		g, y0, y1, y2, y3 := any(b).([]float32), any(x0).([]float32), any(x1).([]float32), any(x2).([]float32), any(x3).([]float32)
+		mulAdd2x4AVX2(&f[0], &g[0], &y0[0], &y1[0], &y2[0], &y3[0], j, &any(s).([]float32)[:4][0], &any(t).([]float32)[:4][0])
+	}
+	for ; j < n; j++ {
 		v0, v1, v2, v3 := x0[j], x1[j], x2[j], x3[j]
-		a[j] = a[j] + v0*s0 + v1*s1 + v2*s2 + v3*s3
-		b[j] = b[j] + v0*t0 + v1*t1 + v2*t2 + v3*t3
+		a[j] = a[j] + T(v0*s0) + T(v1*s1) + T(v2*s2) + T(v3*s3)
+		b[j] = b[j] + T(v0*t0) + T(v1*t1) + T(v2*t2) + T(v3*t3)
 	}
 }
 
@@ -162,8 +168,14 @@ func mulAdd1x4[T num](a, x0, x1, x2, x3, s []T) {
 	n := len(x0)
 	a, x1, x2, x3 = a[:n], x1[:n], x2[:n], x3[:n]
 	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
-	for j := 0; j < n; j++ {
-		a[j] = a[j] + x0[j]*s0 + x1[j]*s1 + x2[j]*s2 + x3[j]*s3
+	j := 0
+	if f, ok := any(a).([]float32); ok && useAVX2 && n >= 8 {
+		j = n &^ 7
+		y0, y1, y2, y3 := any(x0).([]float32), any(x1).([]float32), any(x2).([]float32), any(x3).([]float32)
+		mulAdd1x4AVX2(&f[0], &y0[0], &y1[0], &y2[0], &y3[0], j, &any(s).([]float32)[:4][0])
+	}
+	for ; j < n; j++ {
+		a[j] = a[j] + T(x0[j]*s0) + T(x1[j]*s1) + T(x2[j]*s2) + T(x3[j]*s3)
 	}
 }
 

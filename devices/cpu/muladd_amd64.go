@@ -1,0 +1,21 @@
+package cpu
+
+import "golang.org/x/sys/cpu"
+
+// useAVX2 says whether the float32 row-group loops run the AVX2 assembly
+// of muladd_amd64.s: Go does not vectorize, and a matmul spends its time
+// in them.
+var useAVX2 = cpu.X86.HasAVX2
+
+// mulAdd2x4AVX2 is mulAdd2x4 for float32 over n elements, n a multiple of
+// 8, with s and t pointing at four factors each. Each product is rounded
+// before its add, in the order of the Go loop, so the results are those of
+// Go's (unfused) arithmetic.
+//
+//go:noescape
+func mulAdd2x4AVX2(a, b, x0, x1, x2, x3 *float32, n int, s, t *float32)
+
+// mulAdd1x4AVX2 is mulAdd2x4AVX2 for one row.
+//
+//go:noescape
+func mulAdd1x4AVX2(a, x0, x1, x2, x3 *float32, n int, s *float32)

@@ -1,0 +1,14 @@
+//go:build !amd64
+
+package cpu
+
+// useAVX2 is false off amd64: the row-group loops are plain Go.
+const useAVX2 = false
+
+func mulAdd2x4AVX2(a, b, x0, x1, x2, x3 *float32, n int, s, t *float32) {
+	panic("internal error: no AVX2 here")
+}
+
+func mulAdd1x4AVX2(a, x0, x1, x2, x3 *float32, n int, s *float32) {
+	panic("internal error: no AVX2 here")
+}
