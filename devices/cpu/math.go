@@ -24,6 +24,15 @@ func widen(x float32) float64 {
 	return math.Float64frombits(uint64(b&0x80000000)<<32 | uint64(e+1023-127)<<52 | uint64(b&0x7fffff)<<29)
 }
 
+// exp2Consts are exp2Run's constants for its assembly version, as bits:
+// the rounding shift, ln 2, the polynomial's coefficients, the range, the
+// table mask and the exponent bias times 32.
+var exp2Consts = [10]uint64{
+	math.Float64bits(0x1.8p47), math.Float64bits(math.Ln2), math.Float64bits(1), math.Float64bits(1.0 / 2),
+	math.Float64bits(1.0 / 6), math.Float64bits(1.0 / 24), math.Float64bits(128), math.Float64bits(-151),
+	31, 1023 * 32,
+}
+
 // exp2Table holds 2**(j/32) for j in [0, 32).
 var exp2Table = func() (t [32]float64) {
 	for j := range t {
@@ -119,6 +128,22 @@ func as[U, T any](x []T) []U {
 // bits, instead of two conversions between float and int, and a degree-4
 // polynomial suffices for |f| <= ln2/64 (error below 2**-40).
 func exp2Run(d, a []float32) {
+	a = a[:len(d)]
+	i := 0
+	for useAVX2 && len(d)-i >= 4 {
+		// (x + 0) * 1 is x but for -0, whose power is that of +0.
+		i += exp2RunAVX2(&d[i], &a[i], (len(d)-i)&^3, &exp2Table[0], &exp2Consts[0], 0, 1)
+		if len(d)-i < 4 {
+			break
+		}
+		exp2RunGo(d[i:i+4], a[i:i+4]) // a group with a special case
+		i += 4
+	}
+	exp2RunGo(d[i:], a[i:])
+}
+
+// exp2RunGo is exp2Run's loop in Go.
+func exp2RunGo(d, a []float32) {
 	const shift = 0x1.8p47
 	a = a[:len(d)]
 	for i, x := range a {
@@ -139,6 +164,21 @@ func exp2Run(d, a []float32) {
 // float32 as separate passes would: exp2Run's loop with its argument
 // computed in place.
 func exp2ScaledRun(d, a []float32, add, mul float32) {
+	a = a[:len(d)]
+	i := 0
+	for useAVX2 && len(d)-i >= 4 {
+		i += exp2RunAVX2(&d[i], &a[i], (len(d)-i)&^3, &exp2Table[0], &exp2Consts[0], add, mul)
+		if len(d)-i < 4 {
+			break
+		}
+		exp2ScaledRunGo(d[i:i+4], a[i:i+4], add, mul) // a group with a special case
+		i += 4
+	}
+	exp2ScaledRunGo(d[i:], a[i:], add, mul)
+}
+
+// exp2ScaledRunGo is exp2ScaledRun's loop in Go.
+func exp2ScaledRunGo(d, a []float32, add, mul float32) {
 	const shift = 0x1.8p47
 	a = a[:len(d)]
 	for i, x := range a {

@@ -19,3 +19,10 @@ func mulAdd2x4AVX2(a, b, x0, x1, x2, x3 *float32, n int, s, t *float32)
 //
 //go:noescape
 func mulAdd1x4AVX2(a, x0, x1, x2, x3 *float32, n int, s *float32)
+
+// exp2RunAVX2 is exp2ScaledRun's loop over n elements (a multiple of 4) up
+// to the first group of four that needs exp2f's special cases; it returns
+// how many elements it did. table is exp2Table, consts exp2Consts.
+//
+//go:noescape
+func exp2RunAVX2(d, a *float32, n int, table *float64, consts *uint64, add, mul float32) int

@@ -97,3 +97,76 @@ loop1:
 done1:
 	VZEROUPPER
 	RET
+
+// func exp2RunAVX2(d, a *float32, n int, table *float64, consts *uint64, add, mul float32) int
+// exp2ScaledRun's loop (d = 2**((a + add) * mul), the argument rounded to
+// float32 at each step), four elements at a time in float64 with the same
+// operations in the same order (no fused multiply-add). It stops before the
+// first group of four whose argument is NaN or outside [-151, 128) and
+// returns how many elements it did; n is a multiple of 4.
+// consts: shift, ln2, 1, 1/2, 1/6, 1/24, 128, -151 (float64 bits), 31, 1023*32.
+TEXT ·exp2RunAVX2(SB), NOSPLIT, $0-56
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ table+24(FP), R8
+	MOVQ consts+32(FP), R9
+	VBROADCASTSD 0(R9), Y15
+	VBROADCASTSD 8(R9), Y14
+	VBROADCASTSD 16(R9), Y13
+	VBROADCASTSD 24(R9), Y12
+	VBROADCASTSD 32(R9), Y11
+	VBROADCASTSD 40(R9), Y10
+	SHLQ $2, CX
+	XORQ DX, DX
+
+loope:
+	CMPQ DX, CX
+	JGE  donee
+	VMOVUPS (SI)(DX*1), X0
+	VBROADCASTSS add+40(FP), X8
+	VADDPS X8, X0, X0
+	VBROADCASTSS mul+44(FP), X8
+	VMULPS X8, X0, X0
+	VCVTPS2PD X0, Y0
+	VBROADCASTSD 48(R9), Y8
+	VCMPPD $1, Y8, Y0, Y6
+	VBROADCASTSD 56(R9), Y8
+	VCMPPD $13, Y8, Y0, Y7
+	VANDPD Y7, Y6, Y6
+	VMOVMSKPD Y6, AX
+	CMPQ AX, $15
+	JNE  donee
+	VADDPD Y15, Y0, Y1
+	VPSUBQ Y15, Y1, Y2
+	VSUBPD Y15, Y1, Y3
+	VSUBPD Y3, Y0, Y4
+	VMULPD Y14, Y4, Y4
+	VMULPD Y10, Y4, Y5
+	VADDPD Y11, Y5, Y5
+	VMULPD Y4, Y5, Y5
+	VADDPD Y12, Y5, Y5
+	VMULPD Y4, Y5, Y5
+	VADDPD Y13, Y5, Y5
+	VMULPD Y4, Y5, Y5
+	VADDPD Y13, Y5, Y5
+	VPBROADCASTQ 64(R9), Y8
+	VPAND Y8, Y2, Y6
+	VPCMPEQQ Y7, Y7, Y7
+	VGATHERQPD Y7, (R8)(Y6*8), Y8
+	VPBROADCASTQ 72(R9), Y9
+	VPADDQ Y9, Y2, Y9
+	VPSRLQ $5, Y9, Y9
+	VPSLLQ $52, Y9, Y9
+	VMULPD Y8, Y5, Y5
+	VMULPD Y9, Y5, Y5
+	VCVTPD2PSY Y5, X5
+	VMOVUPS X5, (DI)(DX*1)
+	ADDQ $16, DX
+	JMP  loope
+
+donee:
+	VZEROUPPER
+	SHRQ $2, DX
+	MOVQ DX, ret+48(FP)
+	RET

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"math"
 	"math/rand"
 	"testing"
 )
@@ -35,6 +36,44 @@ func TestMulAddRows(t *testing.T) {
 		for j := range n {
 			if a[j] != wa[j] || b[j] != wb[j] || one[j] != wa[j] {
 				t.Fatalf("n=%d (AVX2 %v), element %d: %v %v %v, want %v %v", n, useAVX2, j, a[j], b[j], one[j], wa[j], wb[j])
+			}
+		}
+	}
+}
+
+// TestExp2Run checks exp2Run and exp2ScaledRun (AVX2 assembly where the CPU has it, with the
+// Go loop for groups holding special cases and for the tail) bit for bit
+// against the Go loop, over the whole range, its edges, NaN and infinities.
+func TestExp2Run(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	a := make([]float32, 100003)
+	for i := range a {
+		switch i % 5 {
+		case 0:
+			a[i] = rng.Float32()*300 - 170
+		case 1:
+			a[i] = math.Float32frombits(rng.Uint32())
+		default:
+			a[i] = rng.Float32()*40 - 20
+		}
+	}
+	copy(a, []float32{-151, -150.99, 127.99, 128, float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, -0.0, 1e-30})
+	got, want := make([]float32, len(a)), make([]float32, len(a))
+	for _, n := range []int{len(a), 17, 4, 3, 0} {
+		exp2Run(got[:n], a[:n])
+		exp2RunGo(want[:n], a[:n])
+		for i := range n {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("n=%d (AVX2 %v): exp2(%v) = %v, want %v", n, useAVX2, a[i], got[i], want[i])
+			}
+		}
+		// softmax's exp(x - max): (x + add) * mul, each rounded to float32
+		add, mul := float32(-3.25), float32(1.442695)
+		exp2ScaledRun(got[:n], a[:n], add, mul)
+		exp2ScaledRunGo(want[:n], a[:n], add, mul)
+		for i := range n {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("n=%d (AVX2 %v): exp2((%v + %v) * %v) = %v, want %v", n, useAVX2, a[i], add, mul, got[i], want[i])
 			}
 		}
 	}
