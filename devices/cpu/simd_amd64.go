@@ -2,8 +2,8 @@ package cpu
 
 import "golang.org/x/sys/cpu"
 
-// useAVX2 says whether the float32 row-group loops run the AVX2 assembly
-// of muladd_amd64.s: Go does not vectorize, and a matmul spends its time
+// useAVX2 says whether the float32 row-group and exp2 loops run the AVX2 assembly
+// of simd_amd64.s: Go does not vectorize, and a matmul spends its time
 // in them.
 var useAVX2 = cpu.X86.HasAVX2
 
