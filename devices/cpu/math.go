@@ -210,6 +210,34 @@ const (
 // select by quadrant. Adding 1.5*2**52 rounds x/pi to the integer k and
 // leaves k's parity in the lowest bit.
 func sinRun(d, a []float32) {
+	a = a[:len(d)]
+	i := 0
+	for useAVX2 && len(d)-i >= 4 {
+		i += sinRunAVX2(&d[i], &a[i], (len(d)-i)&^3, &sinConsts[0])
+		if len(d)-i < 4 {
+			break
+		}
+		sinRunGo(d[i:i+4], a[i:i+4]) // a group with a special case
+		i += 4
+	}
+	sinRunGo(d[i:], a[i:])
+}
+
+// sinConsts are sinRun's constants for its assembly version, as float64
+// bits: the bound, 1/pi, the rounding shift, pi in three parts, 1, and the
+// polynomial's coefficients from 1/3! to 1/15!.
+var sinConsts = [15]uint64{
+	math.Float64bits(1e5), math.Float64bits(1 / math.Pi), math.Float64bits(0x1.8p52),
+	math.Float64bits(pia), math.Float64bits(pib), math.Float64bits(pic), math.Float64bits(1),
+	math.Float64bits(1.0 / 6), math.Float64bits(1.0 / 120), math.Float64bits(1.0 / 5040), math.Float64bits(1.0 / 362880),
+	math.Float64bits(1.0 / 39916800), math.Float64bits(1.0 / 6227020800), math.Float64bits(1.0 / 1307674368000),
+	0x7fffffffffffffff,
+}
+
+// sinRunGo is sinRun's loop in Go. Each product is converted to float64,
+// which rounds it, so that GOAMD64=v3 does not fuse it into a
+// multiply-add: the results are those of the assembly everywhere.
+func sinRunGo(d, a []float32) {
 	const shift = 0x1.8p52
 	a = a[:len(d)]
 	for i, x := range a {
@@ -218,11 +246,17 @@ func sinRun(d, a []float32) {
 			d[i] = float32(math.Sin(v))
 			continue
 		}
-		t := v*(1/math.Pi) + shift // rounds to the nearest integer k
+		t := float64(v*(1/math.Pi)) + shift // rounds to the nearest integer k
 		k := t - shift
-		r := ((v - k*pia) - k*pib) - k*pic // |r| <= pi/2 (a little more)
+		r := ((v - float64(k*pia)) - float64(k*pib)) - float64(k*pic) // |r| <= pi/2 (a little more)
 		r2 := r * r
-		s := r * (1 - r2*(1.0/6-r2*(1.0/120-r2*(1.0/5040-r2*(1.0/362880-r2*(1.0/39916800-r2*(1.0/6227020800-r2*(1.0/1307674368000))))))))
+		q := 1.0/6227020800 - float64(r2*(1.0/1307674368000))
+		q = 1.0/39916800 - float64(r2*q)
+		q = 1.0/362880 - float64(r2*q)
+		q = 1.0/5040 - float64(r2*q)
+		q = 1.0/120 - float64(r2*q)
+		q = 1.0/6 - float64(r2*q)
+		s := r * (1 - float64(r2*q))
 		// sin(r + k*pi) = (-1)**k sin(r): flip the sign bit when k is odd.
 		d[i] = float32(math.Float64frombits(math.Float64bits(s) ^ math.Float64bits(t)<<63))
 	}

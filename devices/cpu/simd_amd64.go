@@ -26,3 +26,10 @@ func mulAdd1x4AVX2(a, x0, x1, x2, x3 *float32, n int, s *float32)
 //
 //go:noescape
 func exp2RunAVX2(d, a *float32, n int, table *float64, consts *uint64, add, mul float32) int
+
+// sinRunAVX2 is sinRunGo's loop over n elements (a multiple of 4) up to the
+// first group of four that needs math.Sin; it returns how many elements it
+// did. consts is sinConsts.
+//
+//go:noescape
+func sinRunAVX2(d, a *float32, n int, consts *uint64) int

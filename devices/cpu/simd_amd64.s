@@ -170,3 +170,83 @@ donee:
 	SHRQ $2, DX
 	MOVQ DX, ret+48(FP)
 	RET
+
+// func sinRunAVX2(d, a *float32, n int, consts *uint64) int
+// sinRunGo's loop, four elements at a time in float64 with its operations
+// in its order. It stops before the first group of four holding a NaN or a
+// value of magnitude 1e5 or more and returns how many elements it did; n is
+// a multiple of 4. consts: see sinConsts.
+TEXT ·sinRunAVX2(SB), NOSPLIT, $0-40
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ consts+24(FP), R9
+	VBROADCASTSD 8(R9), Y15
+	VBROADCASTSD 16(R9), Y14
+	VBROADCASTSD 24(R9), Y13
+	VBROADCASTSD 32(R9), Y12
+	VBROADCASTSD 40(R9), Y11
+	VBROADCASTSD 48(R9), Y10
+	SHLQ $2, CX
+	XORQ DX, DX
+
+loops:
+	CMPQ DX, CX
+	JGE  dones
+	VCVTPS2PD (SI)(DX*1), Y0
+	VBROADCASTSD 112(R9), Y8
+	VANDPD Y8, Y0, Y1
+	VBROADCASTSD 0(R9), Y8
+	VCMPPD $1, Y8, Y1, Y1
+	VMOVMSKPD Y1, AX
+	CMPQ AX, $15
+	JNE  dones
+	// t = v*(1/pi) + shift, k = t - shift
+	VMULPD Y15, Y0, Y1
+	VADDPD Y14, Y1, Y1
+	VSUBPD Y14, Y1, Y2
+	// r = ((v - k*pia) - k*pib) - k*pic
+	VMULPD Y13, Y2, Y3
+	VSUBPD Y3, Y0, Y3
+	VMULPD Y12, Y2, Y4
+	VSUBPD Y4, Y3, Y3
+	VMULPD Y11, Y2, Y4
+	VSUBPD Y4, Y3, Y3
+	// r2 = r*r; q = c13 - r2*c15; q = c11 - r2*q; ... q = c3 - r2*q
+	VMULPD Y3, Y3, Y4
+	VBROADCASTSD 104(R9), Y5
+	VMULPD Y5, Y4, Y5
+	VBROADCASTSD 96(R9), Y6
+	VSUBPD Y5, Y6, Y5
+	VMULPD Y5, Y4, Y5
+	VBROADCASTSD 88(R9), Y6
+	VSUBPD Y5, Y6, Y5
+	VMULPD Y5, Y4, Y5
+	VBROADCASTSD 80(R9), Y6
+	VSUBPD Y5, Y6, Y5
+	VMULPD Y5, Y4, Y5
+	VBROADCASTSD 72(R9), Y6
+	VSUBPD Y5, Y6, Y5
+	VMULPD Y5, Y4, Y5
+	VBROADCASTSD 64(R9), Y6
+	VSUBPD Y5, Y6, Y5
+	VMULPD Y5, Y4, Y5
+	VBROADCASTSD 56(R9), Y6
+	VSUBPD Y5, Y6, Y5
+	// s = r * (1 - r2*q)
+	VMULPD Y5, Y4, Y5
+	VSUBPD Y5, Y10, Y5
+	VMULPD Y5, Y3, Y5
+	// flip the sign when k is odd: t's lowest bit
+	VPSLLQ $63, Y1, Y1
+	VXORPD Y1, Y5, Y5
+	VCVTPD2PSY Y5, X5
+	VMOVUPS X5, (DI)(DX*1)
+	ADDQ $16, DX
+	JMP  loops
+
+dones:
+	VZEROUPPER
+	SHRQ $2, DX
+	MOVQ DX, ret+32(FP)
+	RET

@@ -16,3 +16,7 @@ func mulAdd1x4AVX2(a, x0, x1, x2, x3 *float32, n int, s *float32) {
 func exp2RunAVX2(d, a *float32, n int, table *float64, consts *uint64, add, mul float32) int {
 	panic("internal error: no AVX2 here")
 }
+
+func sinRunAVX2(d, a *float32, n int, consts *uint64) int {
+	panic("internal error: no AVX2 here")
+}

@@ -78,3 +78,32 @@ func TestExp2Run(t *testing.T) {
 		}
 	}
 }
+
+// TestSinRun checks sinRun (AVX2 assembly where the CPU has it, with the Go
+// loop for groups holding special cases and for the tail) bit for bit
+// against the Go loop, on small, large, huge and special arguments.
+func TestSinRun(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	a := make([]float32, 100003)
+	for i := range a {
+		switch i % 4 {
+		case 0:
+			a[i] = rng.Float32()*2e5 - 1e5
+		case 1:
+			a[i] = math.Float32frombits(rng.Uint32())
+		default:
+			a[i] = rng.Float32()*20 - 10
+		}
+	}
+	copy(a, []float32{1e5, -1e5, 99999.99, float32(math.NaN()), float32(math.Inf(1)), 0, float32(math.Pi), float32(math.Pi / 2), 1e-30, -3})
+	got, want := make([]float32, len(a)), make([]float32, len(a))
+	for _, n := range []int{len(a), 17, 4, 3, 0} {
+		sinRun(got[:n], a[:n])
+		sinRunGo(want[:n], a[:n])
+		for i := range n {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("n=%d (AVX2 %v): sin(%v) = %v, want %v", n, useAVX2, a[i], got[i], want[i])
+			}
+		}
+	}
+}
