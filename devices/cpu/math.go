@@ -129,17 +129,28 @@ func as[U, T any](x []T) []U {
 // polynomial suffices for |f| <= ln2/64 (error below 2**-40).
 func exp2Run(d, a []float32) {
 	a = a[:len(d)]
-	i := 0
-	for useAVX2 && len(d)-i >= 4 {
+	simdRuns(len(d), func(i, n int) int {
 		// (x + 0) * 1 is x but for -0, whose power is that of +0.
-		i += exp2RunAVX2(&d[i], &a[i], (len(d)-i)&^3, &exp2Table[0], &exp2Consts[0], 0, 1)
-		if len(d)-i < 4 {
+		return exp2RunAVX2(&d[i], &a[i], n, &exp2Table[0], &exp2Consts[0], 0, 1)
+	}, func(lo, hi int) { exp2RunGo(d[lo:hi], a[lo:hi]) })
+}
+
+// simdRuns runs a loop over n elements through its assembly version asm
+// where the CPU has AVX2, and through its Go version for the rest. asm(i, n)
+// does up to n elements (a multiple of 4) from i and returns how many it
+// did, stopping before a group of four that needs the Go loop's special
+// cases; goLoop(lo, hi) does elements [lo, hi).
+func simdRuns(n int, asm func(i, n int) int, goLoop func(lo, hi int)) {
+	i := 0
+	for useAVX2 && n-i >= 4 {
+		i += asm(i, (n-i)&^3)
+		if n-i < 4 {
 			break
 		}
-		exp2RunGo(d[i:i+4], a[i:i+4]) // a group with a special case
+		goLoop(i, i+4) // a group with a special case
 		i += 4
 	}
-	exp2RunGo(d[i:], a[i:])
+	goLoop(i, n)
 }
 
 // exp2RunGo is exp2Run's loop in Go.
@@ -165,16 +176,9 @@ func exp2RunGo(d, a []float32) {
 // computed in place.
 func exp2ScaledRun(d, a []float32, add, mul float32) {
 	a = a[:len(d)]
-	i := 0
-	for useAVX2 && len(d)-i >= 4 {
-		i += exp2RunAVX2(&d[i], &a[i], (len(d)-i)&^3, &exp2Table[0], &exp2Consts[0], add, mul)
-		if len(d)-i < 4 {
-			break
-		}
-		exp2ScaledRunGo(d[i:i+4], a[i:i+4], add, mul) // a group with a special case
-		i += 4
-	}
-	exp2ScaledRunGo(d[i:], a[i:], add, mul)
+	simdRuns(len(d), func(i, n int) int {
+		return exp2RunAVX2(&d[i], &a[i], n, &exp2Table[0], &exp2Consts[0], add, mul)
+	}, func(lo, hi int) { exp2ScaledRunGo(d[lo:hi], a[lo:hi], add, mul) })
 }
 
 // exp2ScaledRunGo is exp2ScaledRun's loop in Go.
@@ -211,16 +215,9 @@ const (
 // leaves k's parity in the lowest bit.
 func sinRun(d, a []float32) {
 	a = a[:len(d)]
-	i := 0
-	for useAVX2 && len(d)-i >= 4 {
-		i += sinRunAVX2(&d[i], &a[i], (len(d)-i)&^3, &sinConsts[0])
-		if len(d)-i < 4 {
-			break
-		}
-		sinRunGo(d[i:i+4], a[i:i+4]) // a group with a special case
-		i += 4
-	}
-	sinRunGo(d[i:], a[i:])
+	simdRuns(len(d), func(i, n int) int {
+		return sinRunAVX2(&d[i], &a[i], n, &sinConsts[0])
+	}, func(lo, hi int) { sinRunGo(d[lo:hi], a[lo:hi]) })
 }
 
 // sinConsts are sinRun's constants for its assembly version, as float64
