@@ -194,6 +194,12 @@ func innerSize(n, cols int) int {
 	return n
 }
 
+// tileable reports whether tiles of m can cover an axis of n: at least two
+// whole tiles, or minShifted tiles when the last must overlap (tileLoop).
+func tileable(n, m int) bool {
+	return n >= 2*m && (n%m == 0 || n >= minShifted*m)
+}
+
 // badColumns reports whether in, the inner loop innerSize chose for a
 // register tile of cols columns, misses the tile: too many accumulators to
 // keep in registers, too few to hide latency, or not whole vectors (a
@@ -227,7 +233,7 @@ func (pl *plan) rowAxis(gs []int, u, rows int) int {
 	}
 	best, bestCost := -1, int64(-1)
 	for _, g := range gs {
-		if g == u || pl.shape[g] < 2*rows || (pl.shape[g]%rows != 0 && pl.shape[g] < minShifted*rows) {
+		if g == u || !tileable(pl.shape[g], rows) {
 			continue
 		}
 		shared, cost := false, int64(0)
@@ -287,7 +293,7 @@ func (nt *nest) upcastDot(pl *plan, dot int) {
 	strides := pl.loadStrides()
 	for i := len(nt.outer) - 1; i >= 0 && len(nt.upcast) < 2; i-- {
 		l := &nt.outer[i]
-		if l.mul != 1 || l.size < 2*dot || (l.size%dot != 0 && l.size < minShifted*dot) {
+		if l.mul != 1 || !tileable(l.size, dot) {
 			continue
 		}
 		shared := false
