@@ -1,11 +1,9 @@
 package tensor
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
-	"unsafe"
 	"weak"
 
 	"tiny/codegen"
@@ -210,8 +208,14 @@ func cutLeaves(n *lazy, memo map[*lazy][]*lazy) []weak.Pointer[lazy] {
 		for _, s := range gradSrcs(n) {
 			out = append(out, walk(s)...)
 		}
-		slices.SortFunc(out, func(a, b *lazy) int { return cmp.Compare(uintptr(unsafe.Pointer(a)), uintptr(unsafe.Pointer(b))) })
-		out = slices.Compact(out)
+		// Shared subgraphs (x + x, sixty deep) would repeat leaves without
+		// end: keep each once.
+		seen := map[*lazy]bool{}
+		out = slices.DeleteFunc(out, func(l *lazy) bool {
+			dup := seen[l]
+			seen[l] = true
+			return dup
+		})
 		memo[n] = out
 		return out
 	}
