@@ -15,6 +15,23 @@ type methodFn func(it *Interp, recv Value, c *call) Value
 // methodTables maps a type name to its methods.
 var methodTables = map[string]map[string]methodFn{}
 
+// addMethods adds methods to a type's table. Files that define methods of
+// the same type each call it from their init, in any order; a name defined
+// twice is a programming error.
+func addMethods(typ string, m map[string]methodFn) {
+	t := methodTables[typ]
+	if t == nil {
+		t = map[string]methodFn{}
+		methodTables[typ] = t
+	}
+	for k, f := range m {
+		if _, dup := t[k]; dup {
+			panic("interp: method " + typ + "." + k + " defined twice")
+		}
+		t[k] = f
+	}
+}
+
 func (it *Interp) getAttr(pos lang.Pos, x Value, name string) Value {
 	it.pos = pos
 	if h, ok := x.(HasAttrs); ok {

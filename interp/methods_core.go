@@ -10,7 +10,7 @@ import (
 // as a Python user expects.
 
 func init() {
-	methodTables["string"] = map[string]methodFn{
+	addMethods("string", map[string]methodFn{
 		"upper":      strFn(strings.ToUpper),
 		"lower":      strFn(strings.ToLower),
 		"strip":      strFn(strings.TrimSpace),
@@ -31,8 +31,8 @@ func init() {
 			s := string(r.(String))
 			return Bool(s != "" && strings.TrimFunc(s, unicode.IsDigit) == "")
 		},
-	}
-	methodTables["list"] = map[string]methodFn{
+	})
+	addMethods("list", map[string]methodFn{
 		"append":  listAppend,
 		"extend":  listExtend,
 		"insert":  listInsert,
@@ -47,9 +47,9 @@ func init() {
 			return NewList(append([]Value{}, r.(*List).elems...))
 		},
 		"clear": func(it *Interp, r Value, c *call) Value { it.unpack(c); r.(*List).elems = nil; return None },
-	}
-	methodTables["tuple"] = map[string]methodFn{"index": seqIndexOf, "count": seqCount}
-	methodTables["dict"] = map[string]methodFn{
+	})
+	addMethods("tuple", map[string]methodFn{"index": seqIndexOf, "count": seqCount})
+	addMethods("dict", map[string]methodFn{
 		"keys":   dictKeys,
 		"values": dictValues,
 		"items":  dictItems,
@@ -64,7 +64,7 @@ func init() {
 			}
 			return out
 		},
-	}
+	})
 }
 
 func strFn(f func(string) string) methodFn {

@@ -182,7 +182,7 @@ func init() {
 	for k, f := range movementMethods {
 		m[k] = f
 	}
-	methodTables["tensor"] = m
+	addMethods("tensor", m)
 }
 
 // axisMethod makes a method taking one axis (positional or axis=/dim=).

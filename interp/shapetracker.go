@@ -124,8 +124,8 @@ func init() {
 		}
 		return &Var{symbolic.Var(name, lo, hi)}
 	}
-	methodTables["shapetracker"] = trackerMethods()
-	methodTables["view"] = viewMethods()
+	addMethods("shapetracker", trackerMethods())
+	addMethods("view", viewMethods())
 }
 
 func view_(it *Interp, c *call) Value {
