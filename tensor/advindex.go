@@ -1,0 +1,172 @@
+package tensor
+
+import (
+	"slices"
+)
+
+// This file holds indexing by integer tensors (torch's advanced indexing)
+// and the ops built on the gather primitive: Gather, OneHot.
+
+// TensorIndex indexes an axis by the positions an integer tensor holds;
+// negative positions count from the end once, and positions still outside
+// the axis read 0 (as tinygrad's one-hot indexing gives, with no error).
+func TensorIndex(idx *Tensor) IndexItem { return IndexItem{kind: itemTensor, idx: idx} }
+
+// advIndex is Index with tensor items, as tinygrad's _getitem: the basic
+// items apply first (ints drop their axis), then the tensor items, broadcast
+// together to one shape B, replace the axes they index. The axes of B stand
+// where the first indexed axis was when the indexed axes are adjacent, and
+// first otherwise (torch's rule, with ints already dropped). All tensor items
+// read through one gather kernel.
+func (t *Tensor) advIndex(items []IndexItem) *Tensor {
+	used := 0
+	for _, it := range items {
+		if it.kind == itemInt || it.kind == itemSlice || it.kind == itemTensor {
+			used++
+		}
+	}
+	basic := make([]IndexItem, len(items))
+	var dims []int
+	var idxs []*Tensor
+	pos := 0
+	for k, it := range items {
+		basic[k] = it
+		switch it.kind {
+		case itemTensor:
+			if !it.idx.DType().IsInt() {
+				fail("index: index dtype %s is not supported", it.idx.DType())
+			}
+			basic[k] = Slice(nil, nil, 1)
+			dims = append(dims, pos)
+			idxs = append(idxs, it.idx)
+			pos++
+		case itemSlice, itemNewAxis:
+			pos++
+		case itemEllipsis:
+			pos += max(t.Ndim()-used, 0)
+		}
+	}
+	x := t.Index(basic...)
+	// Broadcast the index tensors together; negative positions wrap once.
+	big := []int{}
+	for _, ix := range idxs {
+		b, err := BroadcastShape(big, ix.n.shape)
+		if err != nil {
+			fail("index: cannot broadcast indices: %v", err)
+		}
+		big = b
+	}
+	for j, ix := range idxs {
+		size := x.n.shape[dims[j]]
+		idxs[j] = ix.Lt(0).Where(ix.Add(size), ix).broadcastTo(big)
+	}
+	// Move the indexed axes together at dims[0] and fold them into one.
+	var rest []int
+	for a := range x.Ndim() {
+		if !slices.Contains(dims, a) {
+			rest = append(rest, a)
+		}
+	}
+	pre, post := rest[:dims[0]], rest[dims[0]:]
+	order := append(append(append([]int{}, pre...), dims...), post...)
+	xp := x.Permute(order...)
+	flat, count := idxs[len(idxs)-1], x.n.shape[dims[len(dims)-1]]
+	if len(idxs) > 1 {
+		ok := flat.Ge(0).And(flat.Lt(count))
+		for j := len(idxs) - 2; j >= 0; j-- {
+			size := x.n.shape[dims[j]]
+			flat = flat.Add(idxs[j].Mul(count))
+			ok = ok.And(idxs[j].Ge(0)).And(idxs[j].Lt(size))
+			count *= size
+		}
+		flat = ok.Where(flat, -1)
+	}
+	preShape := shapeOf(x, pre)
+	postShape := shapeOf(x, post)
+	folded := append(append(append([]int{}, preShape...), count), postShape...)
+	xp = xp.Reshape(folded...)
+	gbig := big
+	if len(gbig) == 0 {
+		gbig = []int{1}
+		flat = flat.Reshape(1)
+	}
+	nb := len(gbig)
+	ones := func(n int) []int { return slices.Repeat([]int{1}, n) }
+	src := append(append(append(append([]int{}, preShape...), ones(nb-1)...), count), postShape...)
+	out := append(append(append([]int{}, preShape...), gbig...), postShape...)
+	srcShape := slices.Clone(out)
+	srcShape[len(preShape)+nb-1] = count
+	xs := xp.Reshape(src...).Expand(srcShape...)
+	ix := flat.Reshape(append(append(append([]int{}, ones(len(preShape))...), gbig...), ones(len(postShape))...)...).Expand(out...)
+	res := xs.take(len(preShape)+nb-1, ix)
+	if len(big) == 0 {
+		res = res.Reshape(append(append([]int{}, preShape...), postShape...)...)
+	}
+	// tinygrad's rule: separated indexed axes (not starting at 0) put B first.
+	consecutive := dims[len(dims)-1]-dims[0] == len(dims)-1
+	if dims[0] != 0 && len(dims) > 1 && !consecutive {
+		var perm []int
+		for a := range len(big) {
+			perm = append(perm, len(preShape)+a)
+		}
+		for a := range len(preShape) {
+			perm = append(perm, a)
+		}
+		for a := len(preShape) + len(big); a < res.Ndim(); a++ {
+			perm = append(perm, a)
+		}
+		res = res.Permute(perm...)
+	}
+	return res
+}
+
+func shapeOf(t *Tensor, axes []int) []int {
+	out := make([]int, len(axes))
+	for i, a := range axes {
+		out[i] = t.n.shape[a]
+	}
+	return out
+}
+
+// Gather returns out[i][j][k] = t[idx[i][j][k]][j][k] along dim (torch's and
+// tinygrad's gather): idx has t's rank, and on every other axis a size no
+// larger than t's. Positions outside the axis read 0; negative ones are not
+// wrapped, as in tinygrad.
+func (t *Tensor) Gather(dim int, idx *Tensor) *Tensor {
+	d := normAxis("gather", dim, max(t.Ndim(), 1))
+	if idx.Ndim() != t.Ndim() {
+		fail("gather: index rank %d does not match tensor rank %d", idx.Ndim(), t.Ndim())
+	}
+	if !idx.DType().IsInt() {
+		fail("gather: index dtype %s is not supported", idx.DType())
+	}
+	if t.Ndim() == 0 {
+		return t.Reshape(1).Gather(0, idx.Reshape(1)).Reshape()
+	}
+	bounds := make([][2]int, t.Ndim())
+	for a, s := range idx.n.shape {
+		if a != d && s > t.n.shape[a] {
+			fail("gather: index shape %s is larger than tensor shape %s on axis %d", FormatShape(idx.n.shape), FormatShape(t.n.shape), a)
+		}
+		bounds[a] = [2]int{0, s}
+	}
+	bounds[d] = [2]int{0, t.n.shape[d]}
+	return t.Shrink(bounds).take(d, idx)
+}
+
+// OneHot returns t (integers) as one-hot rows of numClasses: a new last
+// axis that is 1 at the position t holds (int32, as tinygrad); numClasses
+// -1 means t.max()+1.
+func (t *Tensor) OneHot(numClasses int) *Tensor {
+	if !t.DType().IsInt() {
+		fail("one_hot: expected an integer tensor, got %s", t.DType())
+	}
+	if numClasses == -1 {
+		numClasses = int(t.Max(nil, false).Item()) + 1
+	}
+	if numClasses < 0 {
+		fail("one_hot: num_classes must be positive or -1, got %d", numClasses)
+	}
+	cls := t.n.eng.Arange(0, float64(numClasses), 1, t.DType())
+	return t.Unsqueeze(-1).Eq(cls).Cast(Int32)
+}
