@@ -170,3 +170,54 @@ func (t *Tensor) OneHot(numClasses int) *Tensor {
 	cls := t.n.eng.Arange(0, float64(numClasses), 1, t.DType())
 	return t.Unsqueeze(-1).Eq(cls).Cast(Int32)
 }
+
+// SetIndex returns t with the positions that Index(items...) selects set to
+// v (cast to t's dtype and broadcast to the selection's shape), as
+// tinygrad's __setitem__: the target must be contiguous, and neither t nor
+// v may require grad. A position selected twice by tensor indices takes
+// the value of the last selection. The caller rebinds the name to the
+// result; the result is realized, so a loop of assignments keeps no graph.
+func (t *Tensor) SetIndex(items []IndexItem, v *Tensor) *Tensor {
+	if !t.ShapeTracker().Contiguous() {
+		fail("setitem: setitem target needs to be contiguous")
+	}
+	if t.RequiresGrad() || v.RequiresGrad() {
+		fail("setitem: setitem with requires_grad is not supported")
+	}
+	sel := t.Index(items...)
+	shp, err := BroadcastShape(sel.n.shape, v.n.shape)
+	if err != nil || !slices.Equal(shp, sel.n.shape) {
+		fail("setitem: cannot broadcast value of shape %s to the selection's shape %s", FormatShape(v.n.shape), FormatShape(sel.n.shape))
+	}
+	vals := v.Cast(t.DType()).broadcastTo(sel.n.shape)
+	advanced := false
+	for _, it := range items {
+		advanced = advanced || it.kind == itemTensor
+	}
+	var out *Tensor
+	if !advanced {
+		// A basic index is a chain of views of t: undo it for the values
+		// and for a mask of where they go, as backward undoes movements.
+		mask := t.n.eng.Full(sel.n.shape, 1, Bool)
+		for n := sel.n; n != t.n; n = n.parent {
+			if n.kind != kView || n.parent == nil {
+				panic("internal error: setitem: basic index is not a chain of views")
+			}
+			vals = unmove(n.mv, n.parent.shape, vals)
+			mask = unmove(n.mv, n.parent.shape, mask)
+		}
+		out = mask.Where(vals, t)
+	} else {
+		// Positions of the selected elements in t, flat; the last value
+		// written to each position wins.
+		numel := t.Numel()
+		where := t.n.eng.Arange(0, float64(numel), 1, Int32).Reshape(t.n.shape...).Index(items...).Reshape(-1)
+		m := sel.Numel()
+		ord := t.n.eng.Arange(1, float64(m+1), 1, Int32).Reshape(1, m).Expand(numel, m)
+		pos := t.n.eng.Arange(0, float64(numel), 1, Int32).Reshape(numel, 1).Expand(numel, m)
+		last := where.Reshape(1, m).Expand(numel, m).Eq(pos).Where(ord, 0).Max([]int{1}, false)
+		picked := vals.Reshape(-1).take(0, last.Sub(1))
+		out = last.Gt(0).Where(picked, t.Reshape(-1)).Reshape(t.n.shape...)
+	}
+	return out.Cast(t.DType()).Contiguous().Realize()
+}
