@@ -221,3 +221,73 @@ func (t *Tensor) SetIndex(items []IndexItem, v *Tensor) *Tensor {
 	}
 	return out.Cast(t.DType()).Contiguous().Realize()
 }
+
+// Scatter returns t with src's values written along dim at the positions
+// idx holds (tinygrad's scatter): out[..., idx[p], ...] = src[p] for every
+// position p of idx, whose size on each axis is at most src's and, except
+// on dim, at most t's. reduce is "" (the last write to a position wins),
+// "add" or "multiply" (folded with t's value). Positions outside the axis
+// write nothing, as in tinygrad. It is one reduce over idx's dim axis of a
+// one-hot comparison, so it has gradients for t and src.
+func (t *Tensor) Scatter(dim int, idx, src *Tensor, reduce string) *Tensor {
+	if reduce != "" && reduce != "add" && reduce != "multiply" {
+		fail("scatter: reduce must be none, 'add' or 'multiply', got '%s'", reduce)
+	}
+	if !idx.DType().IsInt() {
+		fail("scatter: index dtype %s is not supported", idx.DType())
+	}
+	src = src.Cast(t.DType())
+	if idx.Ndim() != t.Ndim() || src.Ndim() != t.Ndim() {
+		fail("scatter: self.ndim, index.ndim and src.ndim must all equal, got %d, %d and %d", t.Ndim(), idx.Ndim(), src.Ndim())
+	}
+	if t.Ndim() == 0 {
+		return t.Reshape(1).Scatter(0, idx.Reshape(1), src.Reshape(1), reduce).Reshape()
+	}
+	d := normAxis("scatter", dim, t.Ndim())
+	cut := make([][2]int, t.Ndim())
+	for a, s := range idx.n.shape {
+		if (a != d && s > t.n.shape[a]) || s > src.n.shape[a] {
+			fail("scatter: index shape %s must be no larger than src shape %s, and than self shape %s except on dim %d",
+				FormatShape(idx.n.shape), FormatShape(src.n.shape), FormatShape(t.n.shape), d)
+		}
+		cut[a] = [2]int{0, s}
+	}
+	src = src.Shrink(cut)
+	size := t.n.shape[d]
+	m := idx.n.shape[d]
+	wide := slices.Insert(slices.Clone(idx.n.shape), d, size) // (..., size, m, ...)
+	at := slices.Repeat([]int{1}, len(wide))
+	at[d] = size
+	pos := t.n.eng.Arange(0, float64(size), 1, idx.DType()).Reshape(at...)
+	hit := idx.Unsqueeze(d).Expand(wide...).Eq(pos)
+	vals := src.Unsqueeze(d).Expand(wide...)
+	// Pad the result of the fold to t's shape: positions idx does not
+	// reach keep t's values.
+	pad := make([][2]int, t.Ndim())
+	for a := range pad {
+		if a != d {
+			pad[a] = [2]int{0, t.n.shape[a] - idx.n.shape[a]}
+		}
+	}
+	fold := []int{d + 1}
+	switch reduce {
+	case "add":
+		return hit.Where(vals, 0).Sum(fold, false).Cast(t.DType()).Pad(pad).Add(t)
+	case "multiply":
+		return hit.Where(vals, 1).Prod(fold, false).Cast(t.DType()).Pad(pad, 1).Mul(t)
+	}
+	ordShape := slices.Repeat([]int{1}, len(wide))
+	ordShape[d+1] = m
+	ord := t.n.eng.Arange(1, float64(m+1), 1, Int32).Reshape(ordShape...)
+	last := hit.Where(ord, 0).Max(fold, true)
+	pick := hit.And(ord.Eq(last))
+	val := pick.Where(vals, 0).Sum(fold, false).Cast(t.DType()).Pad(pad)
+	wrote := last.Squeeze(d+1).Gt(0).Pad(pad)
+	return wrote.Where(val, t)
+}
+
+// MaskedFill returns value where mask is true and t elsewhere, broadcast
+// together (tinygrad's masked_fill).
+func (t *Tensor) MaskedFill(mask *Tensor, value any) *Tensor {
+	return mask.Where(value, t)
+}
