@@ -282,7 +282,7 @@ func (t *Tensor) Scatter(dim int, idx, src *Tensor, reduce string) *Tensor {
 	last := hit.Where(ord, 0).Max(fold, true)
 	pick := hit.And(ord.Eq(last))
 	val := pick.Where(vals, 0).Sum(fold, false).Cast(t.DType()).Pad(pad)
-	wrote := last.Squeeze(d+1).Gt(0).Pad(pad)
+	wrote := last.Squeeze(d + 1).Gt(0).Pad(pad)
 	return wrote.Where(val, t)
 }
 
