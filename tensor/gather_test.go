@@ -58,3 +58,23 @@ func TestGatherGradient(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkIndexRows is issue 11's minibatch: 512 random rows of a
+// (60000, 1, 28, 28) float32 tensor.
+func BenchmarkIndexRows(b *testing.B) {
+	for _, dev := range []string{"CLANG", "CPU"} {
+		b.Run(dev, func(b *testing.B) {
+			e, err := NewEngine(Options{Device: dev})
+			if err != nil {
+				b.Skip(err)
+			}
+			x := e.Randn([]int{60000, 1, 28, 28}, 1).Realize()
+			idx := e.Rand([]int{512}, 2).Mul(60000).Cast(Int32).Realize()
+			x.Index(TensorIndex(idx)).Realize()
+			b.ResetTimer()
+			for range b.N {
+				x.Index(TensorIndex(idx)).Realize()
+			}
+		})
+	}
+}
