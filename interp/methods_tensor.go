@@ -122,8 +122,8 @@ func init() {
 
 		"sum": reduceMethod((*tensor.Tensor).Sum), "max": reduceMethod((*tensor.Tensor).Max),
 		"min": reduceMethod((*tensor.Tensor).Min), "mean": reduceMethod((*tensor.Tensor).Mean),
-		"prod": reduceMethod((*tensor.Tensor).Prod), "var": reduceMethod((*tensor.Tensor).Var),
-		"std": reduceMethod((*tensor.Tensor).Std), "argmax": reduceMethod((*tensor.Tensor).Argmax),
+		"prod":   reduceMethod((*tensor.Tensor).Prod),
+		"argmax": reduceMethod((*tensor.Tensor).Argmax),
 		"argmin": reduceMethod((*tensor.Tensor).Argmin),
 
 		"cumsum":      axisMethod("axis|dim?", 0, (*tensor.Tensor).Cumsum),
