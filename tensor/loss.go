@@ -66,9 +66,11 @@ func (t *Tensor) Cummax(axis int) *Tensor {
 	return mask.Where(x.Unsqueeze(-2), low).Max([]int{-1}, false).Transpose(a, -1)
 }
 
-// Any reports whether some element over axes is nonzero (bool).
+// Any reports whether some element over axes is nonzero (bool); an empty
+// axis gives false. (The max of the bools as int32 is compared with 0, not
+// cast: an empty max is int32's minimum.)
 func (t *Tensor) Any(axes []int, keepdim bool) *Tensor {
-	return t.Bool().Max(axes, keepdim)
+	return t.Bool().Cast(Int32).Max(axes, keepdim).Gt(0)
 }
 
 // All reports whether every element over axes is nonzero (bool); an empty
