@@ -98,3 +98,15 @@ func init() {
 		},
 	})
 }
+
+func init() {
+	addMethods("tensor", map[string]methodFn{
+		"interpolate": func(it *Interp, r Value, c *call) Value {
+			var size Value
+			mode := "linear"
+			align := false
+			it.unpack(c, "size", &size, "mode?", &mode, "align_corners?", &align)
+			return tv(recvT(r).Interpolate(it.intsArg(c, "size", size), mode, align))
+		},
+	})
+}

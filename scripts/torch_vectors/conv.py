@@ -161,4 +161,40 @@ s.add("avg_pool2d_dilation", "x.avg_pool2d(kernel_size=2, stride=1, dilation=2)"
       lambda x: torch.stack([x[:, :, i:i + 3:2, j:j + 3:2].mean((-1, -2)) for i in range(4) for j in range(4)], -1)
       .reshape(1, 2, 4, 4), grad=("x",), **G)
 s.error("max_pool2d_kernel_too_big", "x.max_pool2d(kernel_size=5)", {"x": r(1, 1, 3, 3)}, "kernel size")
+
+
+def interp(name, xs, size, mode, align=None, x=None, grad=True):
+    xin = x if x is not None else r(*xs)
+    args = f"size={tiny(size)}, mode={tiny(mode)}" + ("" if align is None else f", align_corners={tiny(align)}")
+    tmode = {"linear": {1: "linear", 2: "bilinear", 3: "trilinear"}[len(size)]}.get(mode, mode)
+    kw = {} if align is None else {"align_corners": align}
+    s.add(name, f"x.interpolate({args})", {"x": xin},
+          lambda x: F.interpolate(x, size=size, mode=tmode, **kw), grad=("x",) if grad else (), **G)
+
+
+interp("interpolate_linear_up", (2, 3, 5), (9,), "linear")
+interp("interpolate_linear_down", (2, 3, 9), (4,), "linear")
+interp("interpolate_linear_align", (2, 3, 5), (8,), "linear", align=True)
+interp("interpolate_linear_align_down", (1, 2, 9), (4,), "linear", align=True)
+interp("interpolate_linear_to_1_align", (1, 2, 5), (1,), "linear", align=True)
+interp("interpolate_bilinear", (2, 2, 4, 5), (7, 3), "bilinear")
+interp("interpolate_bilinear_align", (1, 2, 4, 5), (6, 9), "bilinear", align=True)
+interp("interpolate_bilinear_as_linear", (1, 2, 4, 5), (8, 10), "linear")
+interp("interpolate_trilinear", (1, 2, 3, 4, 5), (5, 3, 6), "trilinear")
+interp("interpolate_trilinear_align", (1, 1, 3, 4, 2), (4, 6, 3), "trilinear", align=True)
+interp("interpolate_nearest_up", (2, 2, 3, 4), (7, 9), "nearest")
+interp("interpolate_nearest_down", (1, 2, 9, 7), (4, 3), "nearest")
+interp("interpolate_nearest_1d", (2, 3, 5), (12,), "nearest")
+interp("interpolate_nearest_exact", (2, 2, 3, 5), (7, 8), "nearest-exact")
+interp("interpolate_nearest_exact_down", (1, 2, 10, 9), (3, 4), "nearest-exact")
+interp("interpolate_nearest_3d", (1, 2, 2, 3, 4), (3, 5, 2), "nearest")
+s.add("interpolate_nearest_int", 'x.interpolate(size=(5, 6), mode="nearest")',
+      {"x": torch.randint(-9, 9, (1, 1, 3, 4), dtype=torch.int32)},
+      lambda x: F.interpolate(x.double(), size=(5, 6), mode="nearest").int())
+s.add("interpolate_permuted", 'x.permute(0, 3, 1, 2).interpolate(size=(5, 6), mode="bilinear")', {"x": r(1, 3, 4, 2)},
+      lambda x: F.interpolate(x.permute(0, 3, 1, 2), size=(5, 6), mode="bilinear"), grad=("x",), **G)
+s.error("interpolate_bad_mode", 'x.interpolate(size=(4,), mode="cubic")', {"x": r(1, 1, 3)}, "mode")
+s.error("interpolate_align_nearest", 'x.interpolate(size=(4,), mode="nearest", align_corners=true)',
+        {"x": r(1, 1, 3)}, "align_corners")
+s.error("interpolate_bad_size", 'x.interpolate(size=(4, 4, 4, 4))', {"x": r(1, 1, 3)}, "size")
 s.write()
