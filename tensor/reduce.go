@@ -121,6 +121,9 @@ func (t *Tensor) Min(axes []int, keepdim bool) *Tensor {
 		return t.Not().Max(axes, keepdim).Not()
 	case Uint8:
 		return t.RSub(255).Max(axes, keepdim).RSub(255)
+	case Int32, Int64:
+		// ~x reverses the order without overflow (-x wraps at the minimum).
+		return t.Xor(-1).Max(axes, keepdim).Xor(-1)
 	}
 	return t.Neg().Max(axes, keepdim).Neg()
 }
@@ -190,6 +193,8 @@ func (t *Tensor) Argmin(axes []int, keepdim bool) *Tensor {
 		return t.Not().Argmax(axes, keepdim)
 	case Uint8:
 		return t.RSub(255).Argmax(axes, keepdim)
+	case Int32, Int64:
+		return t.Xor(-1).Argmax(axes, keepdim)
 	}
 	return t.Neg().Argmax(axes, keepdim)
 }
