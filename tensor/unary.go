@@ -187,7 +187,9 @@ func (t *Tensor) pow(y any, reverse bool) *Tensor {
 	integral := e.Eq(e.Floor())
 	neg := x.Lt(0)
 	r := neg.And(odd).Where(mag.Neg(), mag)
-	r = neg.And(integral.Not()).Where(math.NaN(), r)
+	// Times NaN there, not a NaN constant: the gradient is NaN there too,
+	// as torch's, and untouched elsewhere.
+	r = r.Mul(neg.And(integral.Not()).Where(math.NaN(), 1.0))
 	r = e.Eq(0).Where(1.0, r)
 	if !a.n.dtype.IsFloat() {
 		return r.Round().Cast(a.n.dtype)
