@@ -122,3 +122,16 @@ func (e *Engine) takePending() []*lazy {
 	e.pending = nil
 	return out
 }
+
+// SetGrad replaces the gradient Backward stored for t: nil clears it, as an
+// optimizer's zero_grad does. g must have t's shape.
+func (t *Tensor) SetGrad(g *Tensor) {
+	if g == nil {
+		t.n.grad = nil
+		return
+	}
+	if !slices.Equal(g.n.shape, t.n.shape) {
+		fail("grad: shape %s does not match the tensor's shape %s", FormatShape(g.n.shape), FormatShape(t.n.shape))
+	}
+	t.n.grad = g.n
+}
