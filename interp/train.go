@@ -12,7 +12,7 @@ import (
 // Tensor.training, which nn's BatchNorm and Dropout and the optimizers read.
 
 func init() {
-	addMethods("tensor", map[string]methodFn{"assign": assignMethod})
+	addMethods("tensor", map[string]methodFn{"assign": assignMethod, "clone": unaryMethod((*tensor.Tensor).Clone)})
 	tensorBuiltins["train"] = train_
 	tensorBuiltins["training"] = training_
 	tensorBuiltins["id"] = id_

@@ -135,3 +135,9 @@ func (t *Tensor) SetGrad(g *Tensor) {
 	}
 	t.n.grad = g.n
 }
+
+// Clone returns a copy of t in a buffer of its own, as tinygrad's clone:
+// later assigns to t do not change it.
+func (t *Tensor) Clone() *Tensor {
+	return &Tensor{&lazy{kind: kContiguous, dtype: t.n.dtype, shape: t.n.shape, src: []*lazy{t.n}, eng: t.n.eng}}
+}
