@@ -120,3 +120,71 @@ def main():
 
 if __name__ == "__main__":
     main()
+
+
+def bn_train(x, w, b, steps=2):
+    bn = torch.nn.BatchNorm2d(x.shape[1])
+    with torch.no_grad():
+        bn.weight.copy_(w)
+        bn.bias.copy_(b)
+    bn.train()
+    for _ in range(steps - 1):
+        bn(x.detach() * 2)
+    out = bn(x)
+    return [out, bn.running_mean.clone(), bn.running_var.clone(), bn.num_batches_tracked.clone().reshape(1)]
+
+
+def bn_eval(x, w, b):
+    bn = torch.nn.BatchNorm2d(x.shape[1])
+    with torch.no_grad():
+        bn.weight.copy_(w)
+        bn.bias.copy_(b)
+    bn.train()
+    bn(x.detach() * 2)
+    bn.eval()
+    return bn(x)
+
+
+def layers():
+    s = Suite("nn_layers", seed=12)
+    imp = "(fn () { import \"nn\" as nn; "
+    x = torch.randn(4, 3)
+    w, b = torch.randn(2, 3), torch.randn(2)
+    s.add("linear", imp + "l = nn.Linear(3, 2); l.weight.assign(w); l.bias.assign(b); return l(x) })()",
+          {"x": x, "w": w, "b": b}, lambda x, w, b: torch.nn.functional.linear(x, w, b), grad=("x", "w", "b"))
+    s.add("linear no bias", imp + "l = nn.Linear(3, 2, bias=false); l.weight.assign(w); return l(x) })()",
+          {"x": x, "w": w}, lambda x, w: torch.nn.functional.linear(x, w), grad=("x",))
+    x4 = torch.randn(3, 4, 2, 5)
+    cw, cb = torch.randn(4), torch.randn(4)
+    s.add("batchnorm train", imp + "was = train(); bn = nn.BatchNorm(4); bn.weight.assign(w); bn.bias.assign(b); "
+          "bn((x * 2).detach()); out = bn(x); r = [out, bn.running_mean, bn.running_var, bn.num_batches_tracked]; "
+          "train(was); return r })()",
+          {"x": x4, "w": cw, "b": cb}, bn_train, grad=("x",), atol=1e-5)
+    s.add("batchnorm eval", imp + "was = train(); bn = nn.BatchNorm(4); bn.weight.assign(w); bn.bias.assign(b); "
+          "realize(bn((x * 2).detach()), bn.running_mean, bn.running_var); train(false); out = bn(x); train(was); "
+          "return out })()", {"x": x4, "w": cw, "b": cb}, bn_eval, grad=("x",), atol=1e-5)
+    x3 = torch.randn(2, 5, 6)
+    lw, lb = torch.randn(6), torch.randn(6)
+    s.add("layernorm", imp + "ln = nn.LayerNorm(6); ln.weight.assign(w); ln.bias.assign(b); return ln(x) })()",
+          {"x": x3, "w": lw, "b": lb}, lambda x, w, b: torch.nn.functional.layer_norm(x, (6,), w, b), grad=("x", "w", "b"),
+          atol=1e-5)
+    s.add("layernorm 2 axes", imp + "ln = nn.LayerNorm((5, 6), elementwise_affine=false); return ln(x) })()",
+          {"x": x3}, lambda x: torch.nn.functional.layer_norm(x, (5, 6)), grad=("x",), atol=1e-5)
+    s.error("layernorm shape", imp + "ln = nn.LayerNorm(4); return ln(x) })()", {"x": x3}, "must match")
+    xg = torch.randn(2, 6, 3, 2)
+    gw, gb = torch.randn(6), torch.randn(6)
+    s.add("groupnorm", imp + "gn = nn.GroupNorm(3, 6); gn.weight.assign(w); gn.bias.assign(b); return gn(x) })()",
+          {"x": xg, "w": gw, "b": gb}, lambda x, w, b: torch.nn.functional.group_norm(x, 3, w, b), grad=("x", "w", "b"),
+          atol=1e-5)
+    ew = torch.randn(7, 3)
+    idx = torch.tensor([[1, 6, 0], [3, 3, 2]], dtype=torch.int32)
+    s.add("embedding", imp + "e = nn.Embedding(7, 3); e.weight.assign(w); return e(i) })()",
+          {"w": ew, "i": idx}, lambda w, i: torch.nn.functional.embedding(i.long(), w), grad=("w",))
+    s.add("dropout eval", imp + "d = nn.Dropout(0.5); return d(x) })()", {"x": x}, lambda x: x * 1, grad=("x",))
+    s.add("sequential", imp + "l = nn.Linear(3, 2); l.weight.assign(w); l.bias.assign(b); "
+          "m = nn.sequential([l, nn.relu, fn (t) { return t * 2 }]); return m(x) })()",
+          {"x": x, "w": w, "b": b}, lambda x, w, b: torch.relu(torch.nn.functional.linear(x, w, b)) * 2, grad=("x", "w"))
+    s.write()
+
+
+layers()
