@@ -171,12 +171,13 @@ func (t *Tensor) OneHot(numClasses int) *Tensor {
 	return t.Unsqueeze(-1).Eq(cls).Cast(Int32)
 }
 
-// SetIndex returns t with the positions that Index(items...) selects set to
+// SetIndex sets the positions of t that Index(items...) selects to
 // v (cast to t's dtype and broadcast to the selection's shape), as
 // tinygrad's __setitem__: the target must be contiguous, and neither t nor
 // v may require grad. A position selected twice by tensor indices takes
-// the value of the last selection. The caller rebinds the name to the
-// result; the result is realized, so a loop of assignments keeps no graph.
+// the value of the last selection. Like tinygrad's, it assigns the result
+// to t (t keeps its identity; a buffer is written in place) and realizes
+// it, so a loop of assignments keeps no graph. It returns t.
 func (t *Tensor) SetIndex(items []IndexItem, v *Tensor) *Tensor {
 	if !t.ShapeTracker().Contiguous() {
 		fail("setitem: setitem target needs to be contiguous")
@@ -195,7 +196,14 @@ func (t *Tensor) SetIndex(items []IndexItem, v *Tensor) *Tensor {
 		advanced = advanced || it.kind == itemTensor
 	}
 	var out *Tensor
-	if !advanced {
+	if inv := t.writeMap(sel); !advanced && inv != nil {
+		// Where each element of t takes its value from, computed here: the
+		// kernel reads it as data, so setting t[i] in a loop compiles one
+		// kernel, not one per i.
+		src := t.n.eng.FromInts(inv, []int{len(inv)}, Int32)
+		got := vals.Reshape(-1).take(0, src)
+		out = src.Ge(0).Where(got, t.Reshape(-1)).Reshape(t.n.shape...)
+	} else if !advanced {
 		// A basic index is a chain of views of t: undo it for the values
 		// and for a mask of where they go, as backward undoes movements.
 		mask := t.n.eng.Full(sel.n.shape, 1, Bool)
@@ -219,7 +227,7 @@ func (t *Tensor) SetIndex(items []IndexItem, v *Tensor) *Tensor {
 		picked := vals.Reshape(-1).take(0, last.Sub(1))
 		out = last.Gt(0).Where(picked, t.Reshape(-1)).Reshape(t.n.shape...)
 	}
-	return out.Cast(t.DType()).Contiguous().Realize()
+	return t.Assign(out.Cast(t.DType())).Realize()
 }
 
 // Scatter returns t with src's values written along dim at the positions
@@ -290,4 +298,55 @@ func (t *Tensor) Scatter(dim int, idx, src *Tensor, reduce string) *Tensor {
 // together (tinygrad's masked_fill).
 func (t *Tensor) MaskedFill(mask *Tensor, value any) *Tensor {
 	return mask.Where(value, t)
+}
+
+// writeMap returns, for each element of t in order, the position in the
+// flattened sel it is selected by, or -1: sel a view of contiguous t
+// through one unmasked view (what basic indexing gives), else nil.
+func (t *Tensor) writeMap(sel *Tensor) []int64 {
+	numel := t.Numel()
+	inv := make([]int64, numel)
+	for i := range inv {
+		inv[i] = -1
+	}
+	if sel.n == t.n {
+		for i := range inv {
+			inv[i] = int64(i)
+		}
+		return inv
+	}
+	if sel.n.kind != kView || sel.n.base != t.n.baseOf() || len(sel.n.st.Views) != 1 || sel.n.st.Views[0].Mask != nil {
+		return nil
+	}
+	v := sel.n.st.Views[0]
+	off, ok := v.Offset.Int()
+	if !ok {
+		return nil
+	}
+	strides := make([]int64, len(v.Strides))
+	for a, st := range v.Strides {
+		if strides[a], ok = st.Int(); !ok {
+			return nil
+		}
+	}
+	shp := sel.n.shape
+	idx := make([]int, len(shp))
+	for j := range prod(shp) {
+		p := off
+		for a, k := range idx {
+			p += int64(k) * strides[a]
+		}
+		if p < 0 || p >= int64(numel) {
+			return nil
+		}
+		inv[p] = int64(j)
+		for a := len(idx) - 1; a >= 0; a-- {
+			idx[a]++
+			if idx[a] < shp[a] {
+				break
+			}
+			idx[a] = 0
+		}
+	}
+	return inv
 }
