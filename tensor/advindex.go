@@ -28,6 +28,7 @@ func (t *Tensor) advIndex(items []IndexItem) *Tensor {
 	basic := make([]IndexItem, len(items))
 	var dims []int
 	var idxs []*Tensor
+	var zeroD []bool // index tensors of rank 0
 	pos := 0
 	for k, it := range items {
 		basic[k] = it
@@ -39,6 +40,7 @@ func (t *Tensor) advIndex(items []IndexItem) *Tensor {
 			basic[k] = Slice(nil, nil, 1)
 			dims = append(dims, pos)
 			idxs = append(idxs, it.idx)
+			zeroD = append(zeroD, it.idx.Ndim() == 0)
 			pos++
 		case itemSlice, itemNewAxis:
 			pos++
@@ -102,20 +104,50 @@ func (t *Tensor) advIndex(items []IndexItem) *Tensor {
 	if len(big) == 0 {
 		res = res.Reshape(append(append([]int{}, preShape...), postShape...)...)
 	}
-	// tinygrad's rule: separated indexed axes (not starting at 0) put B first.
-	consecutive := dims[len(dims)-1]-dims[0] == len(dims)-1
-	if dims[0] != 0 && len(dims) > 1 && !consecutive {
-		var perm []int
-		for a := range len(big) {
-			perm = append(perm, len(preShape)+a)
+	// Where B goes, torch's rule (and tinygrad's, whose 0-d constants are
+	// ints): a 0-d index acts as an int, dropping its axis; B stands where
+	// the other indexed axes were when they are adjacent once those axes
+	// are gone, and first otherwise.
+	var placed []int // positions of the indexed axes with the 0-d ones removed
+	first := -1
+	for j, d := range dims {
+		if zeroD[j] {
+			continue
 		}
-		for a := range len(preShape) {
-			perm = append(perm, a)
+		if first < 0 {
+			first = d
 		}
-		for a := len(preShape) + len(big); a < res.Ndim(); a++ {
-			perm = append(perm, a)
+		gone := 0
+		for k, e := range dims {
+			if zeroD[k] && e < d {
+				gone++
+			}
 		}
-		res = res.Permute(perm...)
+		placed = append(placed, d-gone)
+	}
+	if first >= 0 {
+		to := 0
+		if placed[len(placed)-1]-placed[0] == len(placed)-1 {
+			for _, a := range rest {
+				if a < first {
+					to++
+				}
+			}
+		}
+		from := len(preShape)
+		if to != from {
+			var others []int
+			for a := range res.Ndim() {
+				if a < from || a >= from+len(big) {
+					others = append(others, a)
+				}
+			}
+			perm := append([]int{}, others[:to]...)
+			for a := range len(big) {
+				perm = append(perm, from+a)
+			}
+			res = res.Permute(append(perm, others[to:]...)...)
+		}
 	}
 	return res
 }
