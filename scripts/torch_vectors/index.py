@@ -245,4 +245,26 @@ while made < 100:
     src, inputs, fn = c
     s.add(f"random_{made}", src, inputs, fn, grad=("x",))
     made += 1
+
+# The same mixtures as setitem targets, with a value of the selection's shape.
+made = 0
+while made < 40:
+    c = rand_case(made)
+    if c is None:
+        continue
+    src, inputs, fn = c
+    sel = fn(**inputs)
+    v = torch.randn(sel.shape)
+    inputs = dict(inputs, v=v)
+    key_src = src[len("x["):-1]
+
+    def torch_set_key(x, v, src=src, **idx):
+        y = x.clone()
+        env = {k: (t.long() if t.dtype == torch.int32 else t) for k, t in idx.items()}
+        env["y"] = y
+        env["v"] = v
+        exec("y[" + src[2:-1].replace("none", "None") + "] = v", {}, env)
+        return y
+    s.add(f"random_set_{made}", setitem(f"y[{key_src}] = v"), inputs, torch_set_key)
+    made += 1
 s.write()
