@@ -27,6 +27,9 @@ func (v *TensorValue) Attr(name string) (Value, error) {
 	case "shapetracker":
 		return &Tracker{t.ShapeTracker()}, nil
 	case "requires_grad":
+		if !t.RequiresGradSet() {
+			return None, nil
+		}
 		return Bool(t.RequiresGrad()), nil
 	case "grad":
 		if g := t.Grad(); g != nil {
@@ -122,8 +125,8 @@ func init() {
 
 		"sum": reduceMethod((*tensor.Tensor).Sum), "max": reduceMethod((*tensor.Tensor).Max),
 		"min": reduceMethod((*tensor.Tensor).Min), "mean": reduceMethod((*tensor.Tensor).Mean),
-		"prod": reduceMethod((*tensor.Tensor).Prod), "var": reduceMethod((*tensor.Tensor).Var),
-		"std": reduceMethod((*tensor.Tensor).Std), "argmax": reduceMethod((*tensor.Tensor).Argmax),
+		"prod":   reduceMethod((*tensor.Tensor).Prod),
+		"argmax": reduceMethod((*tensor.Tensor).Argmax),
 		"argmin": reduceMethod((*tensor.Tensor).Argmin),
 
 		"cumsum":      axisMethod("axis|dim?", 0, (*tensor.Tensor).Cumsum),
