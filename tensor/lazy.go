@@ -50,6 +50,7 @@ type lazy struct {
 	grad         *lazy                // the gradient Backward stored, nil before
 	history      *lazy                // realized buffer: the node it was, kept for backward when a read realized it (see Realize)
 	cut          []weak.Pointer[lazy] // realized buffer without history: what it was computed from (cutLeaves)
+	custom       *customGrad          // view: a gradient rule of its own (withGrad), in place of parent and mv
 }
 
 // baseOf returns the base a node reads: itself unless it is a view.
