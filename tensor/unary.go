@@ -64,7 +64,7 @@ func (t *Tensor) Tan() *Tensor { return t.Sin().Div(t.Cos()) }
 // Abs returns |t|. For floats zero is its own piece, so that the gradient
 // there is 0 as torch's (sign(x)), and NaN stays NaN.
 func (t *Tensor) Abs() *Tensor {
-	if t.n.dtype == Bool || t.n.dtype == Uint8 {
+	if t.n.dtype == Bool || t.n.dtype.IsUnsigned() {
 		return t
 	}
 	if t.n.dtype.IsFloat() {
