@@ -123,9 +123,10 @@ func init() {
 		"gt": binaryMethod((*tensor.Tensor).Gt), "le": binaryMethod((*tensor.Tensor).Le),
 		"ge": binaryMethod((*tensor.Tensor).Ge),
 
-		"sum": reduceMethod((*tensor.Tensor).Sum), "max": reduceMethod((*tensor.Tensor).Max),
+		"sum": accReduceMethod((*tensor.Tensor).Sum, (*tensor.Tensor).SumAcc),
+		"max": reduceMethod((*tensor.Tensor).Max),
 		"min": reduceMethod((*tensor.Tensor).Min), "mean": reduceMethod((*tensor.Tensor).Mean),
-		"prod":   reduceMethod((*tensor.Tensor).Prod),
+		"prod":   accReduceMethod((*tensor.Tensor).Prod, (*tensor.Tensor).ProdAcc),
 		"argmax": reduceMethod((*tensor.Tensor).Argmax),
 		"argmin": reduceMethod((*tensor.Tensor).Argmin),
 

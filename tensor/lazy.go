@@ -79,12 +79,8 @@ func castConst(v float64, d DType) float64 {
 			return 1
 		}
 		return 0
-	case Uint8:
-		return float64(uint8(int64(v)))
-	case Int32:
-		return float64(int32(int64(v)))
-	case Int64:
-		return float64(int64(v))
+	case Int8, Uint8, Int16, Uint16, Int32, Uint32, Int64, Uint64:
+		return wrapTo(v, d)
 	case Float32:
 		return float64(float32(v))
 	case Float16:
