@@ -203,7 +203,11 @@ func (it *Interp) axisIndex(c *call, a, n int) int {
 
 func matmulMethod(it *Interp, r Value, c *call) Value {
 	var w *TensorValue
-	it.unpack(c, "w", &w)
+	var reverse bool
+	it.unpack(c, "x|w", &w, "reverse?", &reverse)
+	if reverse {
+		return tv(w.t.Matmul(recvT(r)))
+	}
 	return tv(recvT(r).Matmul(w.t))
 }
 
