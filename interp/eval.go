@@ -259,8 +259,14 @@ func (it *Interp) evalCall(x *lang.Call, env *scope) Value {
 	for _, k := range x.Kwargs {
 		kw = append(kw, kwarg{k.Name, it.eval(k.Value, env)})
 	}
-	it.pos = x.Start
-	return it.callValue(x.Start, f, args, kw)
+	// A method's errors point at its name, so that in a chain
+	// a.reshape(2, 3).sum(axis=5) the caret marks the failing call.
+	pos := x.Start
+	if a, ok := x.Fn.(*lang.Attr); ok {
+		pos = a.NamePos
+	}
+	it.pos = pos
+	return it.callValue(pos, f, args, kw)
 }
 
 // sliceVal is lo:hi:step inside [], each part none when omitted.
