@@ -212,7 +212,7 @@ func (s *scanner) next() {
 		start, p := s.off, s.pos()
 		for s.off < len(s.src) {
 			r, size := utf8.DecodeRuneInString(s.src[s.off:])
-			if !isLetter(r) && !unicode.IsDigit(r) {
+			if !isLetter(r) && !unicode.IsDigit(r) && !unicode.In(r, unicode.Mn, unicode.Mc) {
 				break
 			}
 			s.advance(size)
