@@ -2,8 +2,8 @@ package lang
 
 import (
 	"errors"
-	"strings"
 	"fmt"
+	"strings"
 	"testing"
 )
 
