@@ -27,6 +27,9 @@ func (v *TensorValue) Attr(name string) (Value, error) {
 	case "shapetracker":
 		return &Tracker{t.ShapeTracker()}, nil
 	case "requires_grad":
+		if !t.RequiresGradSet() {
+			return None, nil
+		}
 		return Bool(t.RequiresGrad()), nil
 	case "grad":
 		if g := t.Grad(); g != nil {
