@@ -254,7 +254,16 @@ func (it *Interp) binaryOp(pos lang.Pos, op string, l, r Value) Value {
 
 func (it *Interp) evalCall(x *lang.Call, env *scope) Value {
 	f := it.eval(x.Fn, env)
-	args := it.evalList(x.Args, env)
+	var args []Value
+	if b, ok := f.(*Builtin); ok && b.name == "tensor" && len(x.Args) > 0 {
+		if l, ok := x.Args[0].(*lang.ListLit); ok {
+			// tensor([...], dtype=d): the literal's numbers go to d directly.
+			args = append([]Value{it.rawBracket(l, env)}, it.evalList(x.Args[1:], env)...)
+		}
+	}
+	if args == nil {
+		args = it.evalList(x.Args, env)
+	}
 	var kw []kwarg
 	for _, k := range x.Kwargs {
 		kw = append(kw, kwarg{k.Name, it.eval(k.Value, env)})
