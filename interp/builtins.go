@@ -182,8 +182,16 @@ func range_(it *Interp, c *call) Value {
 func (it *Interp) collect(c *call) []Value {
 	var x Value = Tuple{}
 	it.unpack(c, "items?", &x)
+	// Check the length before building: list(range(10**12)) must fail at
+	// once, not after filling the memory.
+	if r, ok := x.(*Range); ok && r.count() > maxLen {
+		it.failf(c.pos, "%s: %s has %d values, more than the limit of %d", c.name, r, r.count(), maxLen)
+	}
 	var out []Value
-	it.iterate(c, x, func(v Value) { out = append(out, v) })
+	it.iterate(c, x, func(v Value) {
+		it.checkLen(c.pos, len(out)+1)
+		out = append(out, v)
+	})
 	return out
 }
 
