@@ -47,6 +47,21 @@ var keywords = map[string]bool{
 	"none": true, "and": true, "or": true, "not": true, "import": true, "as": true,
 }
 
+// IsName reports whether s is a name a program can write: an identifier
+// (a letter or "_", then letters, digits and combining marks) that is not
+// a keyword.
+func IsName(s string) bool {
+	if s == "" || keywords[s] {
+		return false
+	}
+	for i, r := range s {
+		if !isLetter(r) && (i == 0 || !unicode.IsDigit(r) && !unicode.In(r, unicode.Mn, unicode.Mc)) {
+			return false
+		}
+	}
+	return true
+}
+
 // Keywords returns the reserved words of the language, sorted, for
 // example for tab completion.
 func Keywords() []string {
