@@ -111,6 +111,9 @@ type scanner struct {
 	errOff   int  // offset of err
 	atEOF    bool // err was caused by the input ending too early
 	mismatch bool // a closing bracket did not match the open one
+	// topTernary counts the conditional expressions at the top level still
+	// waiting for their else.
+	topTernary int
 	end      position
 	strs     []string // decoded string literals, by token Aux
 }
