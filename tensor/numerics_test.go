@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -141,6 +142,42 @@ func TestSumRepeatable(t *testing.T) {
 			}
 			if got != first {
 				t.Errorf("%s: run %d: sum %v, first %v", ename, i, got, first)
+			}
+		}
+	}
+}
+
+// NaN and infinities as torch: max, min, maximum, minimum and clip
+// propagate NaN; argmax and argmin point at the first NaN, and an index is
+// always inside its axis.
+func TestNaNSemantics(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	for ename, e := range engines(t) {
+		x := e.FromFloats([]float64{1, nan, 3, nan}, []int{4}, Float32)
+		rows := e.FromFloats([]float64{1, nan, 2, 0, -inf, -inf, inf, nan}, []int{4, 2}, Float32)
+		ints := map[string]struct {
+			got  []int64
+			want []int64
+		}{
+			"argmax":         {x.Argmax(nil, false).Ints(), []int64{1}},
+			"argmin":         {x.Argmin(nil, false).Ints(), []int64{1}},
+			"argmax(axis=1)": {rows.Argmax([]int{1}, false).Ints(), []int64{1, 0, 0, 1}},
+			"argmin(axis=1)": {rows.Argmin([]int{1}, false).Ints(), []int64{1, 1, 0, 1}},
+			"argmax(axis=0)": {rows.Argmax([]int{0}, false).Ints(), []int64{3, 0}},
+		}
+		for name, c := range ints {
+			if !slices.Equal(c.got, c.want) {
+				t.Errorf("%s: %s = %v, want %v (torch)", ename, name, c.got, c.want)
+			}
+		}
+		floats := map[string]*Tensor{
+			"max": x.Max(nil, false), "min": x.Min(nil, false),
+			"maximum": x.Maximum(e.Scalar(2, Float32)).Index(Int(1)), "minimum": x.Minimum(e.Scalar(2, Float32)).Index(Int(1)),
+			"clip": x.Clip(0, 2).Index(Int(1)),
+		}
+		for name, v := range floats {
+			if got := v.Item(); !math.IsNaN(got) {
+				t.Errorf("%s: %s = %v, want nan", ename, name, got)
 			}
 		}
 	}
