@@ -182,3 +182,23 @@ func TestNaNSemantics(t *testing.T) {
 		}
 	}
 }
+
+// CLANG compiles with floating-point contraction off: a multiply and an add
+// round twice, as on the CPU device, so the two agree bit for bit.
+func TestMultiplyAddAsCPU(t *testing.T) {
+	es := engines(t)
+	clang, ok := es["clang"]
+	if !ok {
+		t.Skip("no CLANG device")
+	}
+	f := func(e *Engine) []float64 {
+		a, b, c := e.Rand([]int{4096}, 1), e.Rand([]int{4096}, 2), e.Rand([]int{4096}, 3)
+		return a.Mul(b).Sub(c.Mul(0.75)).Add(a.Mul(c)).Floats()
+	}
+	want, got := f(es["cpu"]), f(clang)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("element %d: CLANG %v, CPU %v", i, got[i], want[i])
+		}
+	}
+}
