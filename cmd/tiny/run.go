@@ -36,6 +36,7 @@ func interpOptions(cfg config, dir string, args []string, stdout, stderr io.Writ
 		Debug:   cfg.debug,
 		Imports: os.DirFS(dir),
 		Args:    args,
+		Files:   true,
 	}
 }
 
