@@ -320,6 +320,8 @@ func gradRule(n *lazy, g *Tensor) []*Tensor {
 		return []*Tensor{reduceGrad(was, n, g)}
 	case kElementwise:
 		return aluGrad(was, n, g)
+	case kGather:
+		return []*Tensor{gatherGrad(was, g), nil}
 	}
 	return nil
 }

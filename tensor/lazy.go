@@ -18,6 +18,7 @@ const (
 	kReduce                  // op folds axes of src; the node has the keepdim shape
 	kContiguous              // a copy of src into a fresh buffer
 	kView                    // base seen through st
+	kGather                  // src[0] read along axes[0] at the positions src[1] holds (gather.go)
 )
 
 // lazy is a node of the lazy graph, tinygrad's LazyBuffer. A base (every

@@ -405,8 +405,11 @@ func cacheKey(k *codegen.Kernel) string {
 		id := len(ids)
 		ids[x] = id
 		fmt.Fprintf(&b, "%d %s %s %v buf=%d val=%v red=%s axes=%v", id, x.Op, x.DType, srcs, x.Buf, x.Val, x.ReduceOp, x.Axes)
-		if x.Op == codegen.OpLoad || x.Op == codegen.OpConst || x.Op == codegen.OpStore {
+		if x.Op == codegen.OpLoad || x.Op == codegen.OpConst || x.Op == codegen.OpStore || x.Op == codegen.OpGather {
 			b.WriteString(x.ST.String())
+		}
+		if x.Op == codegen.OpGather {
+			fmt.Fprintf(&b, " stride=%d bound=%d", x.Stride, x.Bound)
 		}
 		b.WriteByte('\n')
 		return id
