@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -29,6 +30,8 @@ func init() {
 	tensorBuiltins["safe_load"] = safeLoad_
 	tensorBuiltins["save_npy"] = saveNpy_
 	tensorBuiltins["load_npy"] = loadNpy_
+	tensorBuiltins["file_exists"] = fileExists_
+	tensorBuiltins["script_dir"] = scriptDir_
 }
 
 // checkFiles fails unless the host granted file access.
@@ -345,4 +348,26 @@ func loadNpy_(it *Interp, c *call) Value {
 		t = it.engine().FromBytes(data, rev, d).Permute(order...).Contiguous()
 	})
 	return tv(t)
+}
+
+// fileExists_ reports whether a file exists at path: file_exists(path).
+func fileExists_(it *Interp, c *call) Value {
+	var path string
+	it.unpack(c, "path", &path)
+	it.checkFiles(c)
+	_, err := os.Stat(path)
+	return Bool(err == nil)
+}
+
+// scriptDir_ returns the directory of the script file that calls it, as
+// its path was given to tiny run (so relative to the working directory),
+// or "." for code with no file (tiny -c, the REPL): data shipped beside a
+// script is at script_dir() + "/data".
+func scriptDir_(it *Interp, c *call) Value {
+	it.unpack(c)
+	f := c.pos.File
+	if f == "" || strings.HasPrefix(f, "<") {
+		return String(".")
+	}
+	return String(filepath.Dir(f))
 }
