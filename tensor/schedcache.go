@@ -20,8 +20,10 @@ import (
 // The structure is every node reachable from the targets through src,
 // base and the target of an assign, numbered in the order a depth-first
 // walk first meets them, each written as its kind, op, dtype, shape, axes,
-// constant value, view tracker and the numbers of the nodes it reads. Two
-// graphs with the same description cut into the same kernels.
+// constant value, view tracker and the numbers of the nodes it reads:
+// every field the scheduler reads. Two graphs with the same description
+// cut into the same kernels. (A field the scheduler starts to read must
+// be written here too.)
 
 // cachedItem is an item with its nodes replaced by their numbers.
 type cachedItem struct {
@@ -74,12 +76,11 @@ func (e *Engine) graphKey(targets []*lazy) (string, []*lazy) {
 		for _, r := range refs {
 			num(int64(r))
 		}
+		num(int64(len(n.axes))) // reduce, gather
+		for _, a := range n.axes {
+			num(int64(a))
+		}
 		switch n.kind {
-		case kReduce:
-			num(int64(len(n.axes)))
-			for _, a := range n.axes {
-				num(int64(a))
-			}
 		case kConst:
 			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(n.val))
 		case kView:
