@@ -22,6 +22,7 @@ type Options struct {
 	Debug          int       // tinygrad's DEBUG level, passed to the tensor engine
 	Imports        fs.FS     // files a script may import; nil means none
 	Args           []string  // what args() returns
+	Files          bool      // the script may read and write files by path (from_file, safe_save, ...) and read the environment (getenv); false refuses
 }
 
 // Interp is an interpreter session: its globals, tensor engine and the
