@@ -22,6 +22,13 @@ type Options struct {
 	Debug          int       // tinygrad's DEBUG level, passed to the tensor engine
 	Imports        fs.FS     // files a script may import; nil means none
 	Args           []string  // what args() returns
+	// Input reads a line for input(prompt), without its newline; nil
+	// makes input() fail. See display_input.go.
+	Input func(ctx context.Context, prompt string) (string, error)
+	// Display shows pictures and rich values (display, imshow, plot,
+	// progress); nil writes their files and prints the paths. See
+	// display.go.
+	Display Displayer
 }
 
 // Interp is an interpreter session: its globals, tensor engine and the
@@ -46,6 +53,7 @@ type Interp struct {
 	maxNumel int    // the largest tensor a script may build; 0 means no limit
 
 	debugPanics bool
+	files       map[string]int // display.go: pictures written per default name
 }
 
 // New returns an interpreter with the given options.

@@ -18,6 +18,7 @@ type executeRequest struct {
 	StoreHistory    *bool             `json:"store_history"` // default true
 	UserExpressions map[string]string `json:"user_expressions"`
 	StopOnError     *bool             `json:"stop_on_error"` // default true
+	AllowStdin      *bool             `json:"allow_stdin"`   // default true
 }
 
 // execute runs a cell and returns the content of its reply, publishing the
@@ -32,7 +33,7 @@ func (k *Kernel) execute(ctx context.Context, req *Message) (content any, abort 
 	if !c.Silent {
 		k.pub(req, "execute_input", map[string]any{"code": c.Code, "execution_count": shown})
 	}
-	result, err := k.run(ctx, req, name, c.Code)
+	result, err := k.run(ctx, req, name, c)
 	if err != nil {
 		ename, evalue, tb := k.describe(err)
 		k.pub(req, "error", map[string]any{"ename": ename, "evalue": evalue, "traceback": tb})
@@ -40,10 +41,12 @@ func (k *Kernel) execute(ctx context.Context, req *Message) (content any, abort 
 		reply["execution_count"] = count
 		return reply, c.StopOnError == nil || *c.StopOnError
 	}
-	if result != "" && !c.Silent {
+	if result.Data != nil && !c.Silent {
+		// As IPython's display hook: the number shown for the cell, which
+		// a cell run without history does not take from the next one.
 		k.pub(req, "execute_result", map[string]any{
-			"execution_count": count,
-			"data":            map[string]any{"text/plain": result},
+			"execution_count": shown,
+			"data":            mimeBundle(result.Data),
 			"metadata":        map[string]any{},
 		})
 	}
@@ -74,23 +77,36 @@ func (k *Kernel) number(c executeRequest) (shown, count int, name string) {
 // runs: it fails at once rather than hold up the interrupt that may follow.
 var errBusy = errors.New("another cell is running")
 
-// run runs code as the cell name, its output going to req's streams, and
-// cancellable by Interrupt.
-func (k *Kernel) run(ctx context.Context, req *Message, name, code string) (result string, err error) {
+// run runs the cell's code as the cell name, its output going to req's
+// streams, cancellable by Interrupt, and returns its last value's forms.
+// A first line "%debug N" runs it at DEBUG level N.
+func (k *Kernel) run(ctx context.Context, req *Message, name string, c executeRequest) (result interp.Output, err error) {
+	code, level, err := cellDebug(c.Code)
+	if err != nil {
+		return result, err
+	}
 	if !k.itMu.TryLock() {
-		return "", errBusy
+		return result, errBusy
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	k.mu.Lock()
 	k.cancel = cancel
+	k.parent, k.allowStdin = req, c.AllowStdin == nil || *c.AllowStdin
 	k.mu.Unlock()
 	k.stdout.setParent(req)
 	k.stderr.setParent(req)
+	oldLevel := k.it.Debug()
+	if level >= 0 {
+		k.it.SetDebug(level)
+	}
 	defer func() {
+		if level >= 0 {
+			k.it.SetDebug(oldLevel)
+		}
 		k.stdout.setParent(nil)
 		k.stderr.setParent(nil)
 		k.mu.Lock()
-		k.cancel = nil
+		k.cancel, k.parent = nil, nil
 		k.mu.Unlock()
 		cancel()
 		k.itMu.Unlock()
@@ -98,7 +114,7 @@ func (k *Kernel) run(ctx context.Context, req *Message, name, code string) (resu
 			err = fmt.Errorf("internal error: %v", r)
 		}
 	}()
-	return k.it.ExecCell(ctx, name, code)
+	return k.it.ExecCellRich(ctx, name, code)
 }
 
 // describe returns an error's name, its message and its traceback: the

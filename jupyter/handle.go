@@ -58,7 +58,16 @@ func (k *Kernel) dispatch(ctx context.Context, req *Message) (content any, faile
 	case "is_complete_request":
 		content = isComplete(req)
 	case "inspect_request":
-		content = map[string]any{"status": "ok", "found": false, "data": map[string]any{}, "metadata": map[string]any{}}
+		content = k.inspect(req)
+	case "comm_open":
+		// No comm target is registered: close the comm at once, as the
+		// spec and ipykernel do, so that the frontend does not wait on it.
+		var c struct {
+			CommID string `json:"comm_id"`
+		}
+		_ = req.Unmarshal(&c)
+		k.pub(req, "comm_close", map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
+		return nil, false, false, false
 	case "history_request":
 		content = map[string]any{"status": "ok", "history": []any{}}
 	case "comm_info_request":
@@ -139,12 +148,15 @@ func (k *Kernel) kernelInfo() map[string]any {
 			"version":        version,
 			"mimetype":       "text/x-tiny",
 			"file_extension": ".tiny",
-			// No highlighter knows tiny yet: plain text, rather than a
-			// console's warning about an unknown lexer.
-			"pygments_lexer": "text",
+			// No highlighter knows tiny; Python's lexer and CodeMirror
+			// mode fit it best: "#" comments, quoted strings, numbers,
+			// and the keywords if, else, for, in, while, return, import,
+			// as, and, or, not, with no error tokens on tiny's syntax.
+			"pygments_lexer":  "python",
+			"codemirror_mode": "python",
 		},
 		"banner":     "tiny " + version + "\nA tensor scripting language built on tinygrad's ideas; see tiny help.",
-		"help_links": []any{},
+		"help_links": k.helpLinks(),
 	}
 }
 
@@ -168,6 +180,9 @@ func (k *Kernel) complete(req *Message) map[string]any {
 	matches := []string{}
 	for _, cand := range k.completions(line) {
 		matches = append(matches, strings.TrimPrefix(cand, line[:start]))
+	}
+	if !strings.HasSuffix(line[:start], ".") {
+		matches = mergeNames(matches, cellNames(code[:len(code)-len(line)]+line[:start]), line[start:])
 	}
 	return map[string]any{
 		"status":       "ok",
@@ -217,9 +232,12 @@ func isComplete(req *Message) map[string]any {
 		Code string `json:"code"`
 	}
 	_ = req.Unmarshal(&c)
+	if code, _, err := cellDebug(c.Code); err == nil {
+		c.Code = code
+	}
 	switch {
 	case !lang.Complete(c.Code):
-		return map[string]any{"status": "incomplete", "indent": "  "}
+		return map[string]any{"status": "incomplete", "indent": nextIndent(c.Code)}
 	case parses(c.Code):
 		return map[string]any{"status": "complete"}
 	}
