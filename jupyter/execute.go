@@ -192,6 +192,31 @@ func (k *Kernel) eval(ctx context.Context, expr string) (text string, err error)
 // kernel's socket a little after the failure was replied to.
 const abortGrace = 500 * time.Millisecond
 
+// Before replying to a failed cell, the kernel waits for the requests a
+// frontend sends in one burst (Run All) to arrive: at least burstMin, until
+// the shell has been quiet for burstQuiet, at most burstMax. They arrive
+// before the reply, so none can be a frontend's answer to it, and all are
+// aborted. A Python kernel is slow enough that they always have; tiny's
+// failing cell is often replied to before the frontend has sent the rest.
+const (
+	burstMin   = 50 * time.Millisecond
+	burstQuiet = 25 * time.Millisecond
+	burstMax   = 300 * time.Millisecond
+)
+
+// awaitBurst waits as the constants above say.
+func (k *Kernel) awaitBurst() {
+	start := time.Now()
+	for {
+		time.Sleep(5 * time.Millisecond)
+		el := time.Since(start)
+		quiet := time.Since(time.Unix(0, k.lastShell.Load()))
+		if el >= burstMax || el >= burstMin && quiet >= burstQuiet {
+			return
+		}
+	}
+}
+
 // serveShell handles a shell request in turn. After a cell that failed and
 // stops on error, every execute request that arrived before its reply is
 // answered "aborted", in order, as ipykernel does, so that Run All stops
@@ -208,7 +233,7 @@ func (k *Kernel) serveShell(ctx context.Context, req *Message, reply func(*Messa
 		k.failedAt = time.Time{}
 	}
 	var repliedAt time.Time
-	if k.Handle(ctx, req, func(m *Message) { repliedAt = time.Now(); reply(m) }) {
+	if k.handle(ctx, req, func(m *Message) { repliedAt = time.Now(); reply(m) }, k.awaitBurst) {
 		k.failedAt = repliedAt
 	}
 }

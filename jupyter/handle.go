@@ -16,6 +16,12 @@ import (
 // failed and asked to stop on error. No panic escapes: one becomes an
 // error reply.
 func (k *Kernel) Handle(ctx context.Context, req *Message, reply func(*Message)) (failed bool) {
+	return k.handle(ctx, req, reply, nil)
+}
+
+// handle is Handle; settle, if not nil, runs before the reply to a cell
+// that failed and stops on error.
+func (k *Kernel) handle(ctx context.Context, req *Message, reply func(*Message), settle func()) (failed bool) {
 	defer func() { // the last guard: a panic while replying is only logged
 		if r := recover(); r != nil {
 			k.log.Printf("%s: panic: %v\n%s", req.Header.MsgType, r, debug.Stack())
@@ -39,6 +45,9 @@ func (k *Kernel) Handle(ctx context.Context, req *Message, reply func(*Message))
 	content, failed, stop, ok := k.dispatch(ctx, req)
 	if !ok {
 		return false
+	}
+	if failed && settle != nil {
+		settle()
 	}
 	k.reply(req, reply, content)
 	return failed

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-zeromq/zmq4"
@@ -44,7 +45,8 @@ type Kernel struct {
 	stdout *stream
 	stderr *stream
 
-	digests *digestHistory // the signatures seen, to refuse replays
+	digests   *digestHistory // the signatures seen, to refuse replays
+	lastShell atomic.Int64   // when the last shell request was read, in Unix nanoseconds
 
 	pubMu   sync.Mutex
 	publish func(*Message) // sends on iopub; set by Run, or by tests
@@ -212,6 +214,9 @@ func (k *Kernel) serve(ctx context.Context, sock zmq4.Socket, name string, queue
 			continue
 		}
 		req.received = time.Now()
+		if queue != nil {
+			k.lastShell.Store(req.received.UnixNano())
+		}
 		if queue != nil {
 			select {
 			case queue <- req:
