@@ -11,10 +11,73 @@ import (
 
 // Buffer is a flat block of host memory holding Len elements of DType.
 // Data is 64-byte aligned so generated code may use aligned vector loads.
+//
+// A device whose memory is not the host's (the OpenCL GPU device) keeps a
+// Mirror of the buffer beside Data, so that a value computed by one kernel
+// stays on the device for the next: the host copy is brought up to date only
+// when the host touches it (Ptr, the typed views, Bytes, Zero), and after
+// such a touch the device copy counts as stale, as the host may have written.
+// Devices that run on the host never set a mirror and read Data directly.
 type Buffer struct {
 	DType codegen.DType
 	Len   int
 	Data  []byte
+
+	shares atomic.Int32 // owners besides the first (Share); Free returns the memory when the last one frees
+
+	mirror Mirror
+	state  mirrorState
+}
+
+// Mirror is a device's copy of a buffer's data.
+type Mirror interface {
+	// Read copies the device's data into dst (len(dst) bytes).
+	Read(dst []byte) error
+	// Release frees the device memory; the mirror is not used afterwards.
+	Release()
+}
+
+// mirrorState says which copy of a mirrored buffer holds its value.
+type mirrorState uint8
+
+const (
+	sameData    mirrorState = iota // both copies hold the value
+	deviceNewer                    // a kernel wrote the mirror; Data is stale
+	hostNewer                      // the host may have written Data; the mirror is stale
+)
+
+// Mirrored returns b's device copy and whether it holds b's current value.
+func (b *Buffer) Mirrored() (m Mirror, current bool) {
+	return b.mirror, b.mirror != nil && b.state != hostNewer
+}
+
+// SetMirror makes m b's device copy, releasing the one before if it is
+// another. written says that m now holds a newer value than Data (a kernel
+// wrote it); otherwise both hold the same value (m was copied from Data).
+func (b *Buffer) SetMirror(m Mirror, written bool) {
+	if b.mirror != nil && b.mirror != m {
+		b.mirror.Release()
+	}
+	b.mirror, b.state = m, sameData
+	if written {
+		b.state = deviceNewer
+	}
+}
+
+// Sync brings Data up to date with the device copy, if a kernel wrote it,
+// and marks the device copy stale: the caller may write Data. It panics with
+// the device's error if the copy fails (an error of the environment: a lost
+// device), as a host read has no error to return.
+func (b *Buffer) Sync() {
+	if b.mirror == nil {
+		return
+	}
+	if b.state == deviceNewer && len(b.Data) > 0 {
+		if err := b.mirror.Read(b.Data); err != nil {
+			panic(fmt.Sprintf("devices: reading a buffer back from the device: %v", err))
+		}
+	}
+	b.state = hostNewer
 }
 
 const align = 64
@@ -92,10 +155,22 @@ func Alloc(d codegen.DType, n int) *Buffer {
 	return &Buffer{DType: d, Len: n, Data: raw[off : off+size : off+size]}
 }
 
-// Free returns b's memory to the pool. b must not be used afterwards.
+// Share adds an owner to b: a tensor written in place shares its buffer
+// with the tensor it overwrote, and each frees it when it dies.
+func (b *Buffer) Share() { b.shares.Add(1) }
+
+// Free returns b's memory to the pool once every owner has freed it (see
+// Share). The last owner must not use b afterwards.
 func (b *Buffer) Free() {
 	if b == nil || b.Data == nil {
 		return
+	}
+	if b.shares.Add(-1) >= 0 {
+		return
+	}
+	if b.mirror != nil {
+		b.mirror.Release()
+		b.mirror = nil
 	}
 	size := len(b.Data)
 	data := b.Data
@@ -134,10 +209,14 @@ func evictOldest() {
 }
 
 // Zero sets every byte of b to 0.
-func (b *Buffer) Zero() { clear(b.Data) }
+func (b *Buffer) Zero() {
+	b.Sync()
+	clear(b.Data)
+}
 
 // Ptr returns the address of the first element (nil for an empty buffer).
 func (b *Buffer) Ptr() unsafe.Pointer {
+	b.Sync()
 	if len(b.Data) == 0 {
 		return nil
 	}
@@ -164,6 +243,7 @@ func (b *Buffer) Bytes() []uint8 {
 	if b.DType != codegen.Bool && b.DType != codegen.Uint8 {
 		panic(fmt.Sprintf("internal error: Bytes of a %s buffer", b.DType))
 	}
+	b.Sync()
 	return b.Data
 }
 
@@ -174,5 +254,5 @@ func view[T any](b *Buffer, want codegen.DType) []T {
 	if b.Len == 0 {
 		return nil
 	}
-	return unsafe.Slice((*T)(b.Ptr()), b.Len)
+	return unsafe.Slice((*T)(b.Ptr()), b.Len) // Ptr syncs
 }

@@ -57,7 +57,20 @@ type Constructor func(Options) (Device, error)
 var (
 	mu       sync.Mutex
 	registry = map[string]Constructor{}
+	probes   = map[string]*probe{} // devices that exist only where something outside tiny does
 )
+
+// probe caches the answer of a RegisterProbed device's availability check.
+type probe struct {
+	once  sync.Once
+	check func() error
+	err   error
+}
+
+func (p *probe) result() error {
+	p.once.Do(func() { p.err = p.check() })
+	return p.err
+}
 
 // Register makes a device available by name. Devices call it from init.
 // Registering the same name twice panics.
@@ -70,27 +83,68 @@ func Register(name string, c Constructor) {
 	registry[name] = c
 }
 
-// Open returns a new device of the named kind.
-func Open(name string, opts Options) (Device, error) {
+// RegisterProbed registers a device that can run only where check succeeds
+// (the GPU device needs an OpenCL platform with a device). check runs once,
+// on the first Names, Open or Check that needs it, not at registration, so
+// linking the device costs a program nothing until it asks. Names lists the
+// device only where check succeeds; Open and Check return check's error,
+// naming the device, where it fails.
+func RegisterProbed(name string, c Constructor, check func() error) {
+	Register(name, c)
 	mu.Lock()
-	c, ok := registry[name]
+	probes[name] = &probe{check: check}
+	mu.Unlock()
+}
+
+// Check reports whether the named device can be opened here: nil, or why
+// not (unknown, or its probe failed).
+func Check(name string) error {
+	mu.Lock()
+	_, ok := registry[name]
+	p := probes[name]
 	mu.Unlock()
 	if !ok {
-		return nil, fmt.Errorf("unknown device %q (have %v)", name, Names())
+		return fmt.Errorf("unknown device %q (have %v)", name, Names())
 	}
+	if p != nil {
+		if err := p.result(); err != nil {
+			return fmt.Errorf("device %s is not available here: %v", name, err)
+		}
+	}
+	return nil
+}
+
+// Open returns a new device of the named kind.
+func Open(name string, opts Options) (Device, error) {
+	if err := Check(name); err != nil {
+		return nil, err
+	}
+	mu.Lock()
+	c := registry[name]
+	mu.Unlock()
 	return c(opts)
 }
 
-// Names lists the registered devices in sorted order.
+// Names lists the registered devices that can run here, in sorted order: a
+// device registered with RegisterProbed is listed only where its probe
+// succeeds.
 func Names() []string {
 	mu.Lock()
-	defer mu.Unlock()
 	names := make([]string, 0, len(registry))
+	var ps []*probe
 	for n := range registry {
 		names = append(names, n)
+		ps = append(ps, probes[n])
 	}
-	sort.Strings(names)
-	return names
+	mu.Unlock()
+	out := names[:0]
+	for i, n := range names {
+		if ps[i] == nil || ps[i].result() == nil {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Prober is implemented by devices that can only run where something outside
@@ -108,8 +162,18 @@ type Targeter interface {
 	Target() codegen.Target
 }
 
+// Lowerer is implemented by devices that want codegen options beyond a
+// Target: the GPU device lowers plain loop nests (no register tiles, lanes
+// or worker splits of the CPU's shape) and maps them onto work-items itself.
+type Lowerer interface {
+	LowerOptions() codegen.Options
+}
+
 // LowerOptions returns the codegen options for programs that will run on d.
 func LowerOptions(d Device) codegen.Options {
+	if l, ok := d.(Lowerer); ok {
+		return l.LowerOptions()
+	}
 	if t, ok := d.(Targeter); ok {
 		target := t.Target()
 		return codegen.Options{Target: &target}

@@ -1,0 +1,266 @@
+package opencl
+
+import (
+	"bytes"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"tiny/codegen"
+	"tiny/devices"
+	kt "tiny/devices/internal/kerneltest"
+	"tiny/shape"
+)
+
+var f32 = codegen.Float32
+
+func spec(d codegen.DType, n int) codegen.BufSpec { return codegen.BufSpec{DType: d, Size: n} }
+
+// open returns the GPU device, skipping the test where OpenCL has no
+// platform.
+func open(t testing.TB) *Device {
+	t.Helper()
+	if _, err := Available(); err != nil {
+		t.Skip(err)
+	}
+	d, err := Open(devices.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.(*Device)
+}
+
+// optionSets are the lowerings each kernel is checked under: the device's
+// own plain nests, codegen's default (register tiles, lanes, split
+// reduces) and small targets, so that the renderer meets every loop shape.
+var optionSets = []codegen.Options{{NoReorder: true, NoSplit: true}, {}, {NoMerge: true, NoReorder: true, NoUnroll: true, NoSplit: true},
+	{Target: &codegen.Target{Lanes: 3, Rows: 2, Cols: 4, Dot: 2, Tile: 2}}}
+
+// check runs k on the GPU device under each option set and compares every
+// output element with the reference evaluator.
+func check(t *testing.T, k *codegen.Kernel) {
+	t.Helper()
+	checkOpts(t, k, optionSets)
+}
+
+func checkOpts(t *testing.T, k *codegen.Kernel, opts []codegen.Options) {
+	t.Helper()
+	d := open(t)
+	rng := rand.New(rand.NewSource(1))
+	bufs := kt.Alloc(k, rng)
+	want := devices.Alloc(k.Bufs[0].DType, k.Bufs[0].Size)
+	want.Zero()
+	kt.Eval(k, append([]*devices.Buffer{want}, bufs[1:]...))
+	for _, o := range opts {
+		p, err := codegen.Lower(k, o)
+		if err != nil {
+			t.Fatalf("lower: %v", err)
+		}
+		r, err := d.Compile(p)
+		if err != nil {
+			t.Fatalf("compile: %v\n%s", err, p)
+		}
+		bufs[0].Zero()
+		if err := r.Run(bufs, nil); err != nil {
+			t.Fatalf("run: %v\n%s\n%s", err, p, r.(*runner).Source())
+		}
+		for i := range want.Len {
+			g, w := kt.Get(bufs[0], i), kt.Get(want, i)
+			if !kt.Close(g, w, want.DType) {
+				t.Fatalf("%s opts %+v: element %d = %v, want %v\n%s\n%s", k.Name, o, i, g, w, p, r.(*runner).Source())
+			}
+		}
+	}
+}
+
+func TestElementwise(t *testing.T) {
+	s := shape.FromInts(64, 33)
+	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, s), kt.Load(2, f32, s)), spec(f32, 64*33), spec(f32, 64*33)))
+	tr := kt.Must(shape.FromInts(3, 100).Permute([]int{1, 0}))
+	check(t, kt.Kernel(shape.FromInts(100, 3), kt.Op(codegen.OpSqrt, f32, kt.Op(codegen.OpMax, f32, kt.Load(1, f32, tr),
+		kt.Const(0, f32, kt.Must(shape.FromInts(1, 1).ExpandInts([]int{100, 3}))))), spec(f32, 300)))
+	// A three-axis permute: three NDRange dimensions.
+	p3 := kt.Must(shape.FromInts(5, 6, 7).Permute([]int{2, 0, 1}))
+	check(t, kt.Kernel(shape.FromInts(7, 5, 6), kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, p3)), spec(f32, 210)))
+}
+
+func TestPadAndMultiView(t *testing.T) {
+	pad := kt.Must(shape.FromInts(30, 30).PadInts([][2]int{{1, 2}, {3, 0}}))
+	s := shape.FromInts(33, 33)
+	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, pad), kt.Const(1, f32, kt.Must(pad.ReshapeInts([]int{33, 33})))), spec(f32, 900)))
+	mv := kt.Must(kt.Must(shape.FromInts(6, 10).Permute([]int{1, 0})).ReshapeInts([]int{4, 15}))
+	check(t, kt.Kernel(shape.FromInts(4, 15), kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, mv)), spec(f32, 60)))
+}
+
+func TestReduce(t *testing.T) {
+	// Row sums of few long rows (a work-group per row), a whole-tensor
+	// sum (partials per group, then a finishing kernel), many short rows.
+	for _, k := range kt.ReduceKernels([]int{64, 200}, []int{3, 5}, []int{40000}, []int{5, 4, 3}, []int{4, 30000}, []int{3000, 7}) {
+		check(t, k)
+	}
+	for _, mn := range [][2]int{{10, 128}, {37, 133}} {
+		m, n := mn[0], mn[1]
+		a := kt.Must(shape.FromInts(m, 1, 40).ExpandInts([]int{m, n, 40}))
+		b := kt.Must(kt.Must(kt.Must(shape.FromInts(40, n).Permute([]int{1, 0})).ReshapeInts([]int{1, n, 40})).ExpandInts([]int{m, n, 40}))
+		mm := kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b)))
+		bias := kt.Must(shape.FromInts(1, n, 1).ExpandInts([]int{m, n, 1}))
+		check(t, kt.Kernel(shape.FromInts(m, n, 1), kt.Op(codegen.OpAdd, f32, mm, kt.Load(3, f32, bias)), spec(f32, m*40), spec(f32, 40*n), spec(f32, n)))
+	}
+	x := shape.FromInts(3, 5000)
+	two := kt.Op(codegen.OpSub, f32,
+		kt.Reduce(codegen.OpMax, f32, []int{1}, kt.Load(1, f32, x)),
+		kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, x), kt.Load(1, f32, x))))
+	check(t, kt.Kernel(shape.FromInts(3, 1), two, spec(f32, 3*5000)))
+}
+
+// TestDTypes casts between every pair of dtypes and reduces each.
+func TestDTypes(t *testing.T) {
+	s := shape.FromInts(50, 41)
+	plain := optionSets[:1]
+	for _, from := range codegen.DTypes {
+		for _, to := range codegen.DTypes {
+			checkOpts(t, kt.Kernel(s, kt.Op(codegen.OpCast, to, kt.Load(1, from, s)), spec(from, 50*41)), plain)
+		}
+		if from != codegen.Bool {
+			for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMax} {
+				check(t, kt.Kernel(shape.FromInts(50, 1), kt.Reduce(op, from, []int{1}, kt.Load(1, from, s)), spec(from, 50*41)))
+				checkOpts(t, kt.Kernel(shape.FromInts(1, 41), kt.Reduce(op, from, []int{0}, kt.Load(1, from, s)), spec(from, 50*41)), plain)
+			}
+			long := shape.FromInts(1 << 16)
+			v := kt.Op(codegen.OpAdd, from, kt.Reduce(codegen.OpAdd, from, []int{0}, kt.Load(1, from, long)), kt.Reduce(codegen.OpMax, from, []int{0}, kt.Load(1, from, long)))
+			if from != codegen.Float16 && from != codegen.Uint8 {
+				check(t, kt.Kernel(shape.FromInts(1), v, spec(from, 1<<16)))
+			}
+		}
+	}
+	for _, d := range []codegen.DType{codegen.Uint8, codegen.Int32, codegen.Int64} {
+		for _, op := range []codegen.Op{codegen.OpIDiv, codegen.OpMod, codegen.OpAnd, codegen.OpXor, codegen.OpMax} {
+			checkOpts(t, kt.Kernel(s, kt.Op(op, d, kt.Load(1, d, s), kt.Load(2, d, s)), spec(d, 50*41), spec(d, 50*41)), plain)
+		}
+	}
+}
+
+// TestRandomKernels checks random kernels against the reference.
+func TestRandomKernels(t *testing.T) {
+	n := 60
+	if testing.Short() {
+		n = 15
+	}
+	for seed := range n {
+		k := kt.RandomKernel(rand.New(rand.NewSource(int64(seed))))
+		t.Run(k.Name, func(t *testing.T) { check(t, k) })
+	}
+}
+
+// TestEdgeKernels covers programs without loops, empty buffers and reduces
+// over empty axes.
+func TestEdgeKernels(t *testing.T) {
+	one := shape.FromInts(1)
+	check(t, kt.Kernel(one, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, one), kt.Const(3, f32, one)), spec(f32, 1)))
+	check(t, kt.Kernel(shape.FromInts(1, 1), kt.Reduce(codegen.OpMax, f32, []int{0, 1}, kt.Load(1, f32, shape.FromInts(3, 5))), spec(f32, 15)))
+	e := shape.FromInts(0, 3)
+	check(t, kt.Kernel(e, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, e)), spec(f32, 0)))
+	for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMax, codegen.OpMul} {
+		check(t, kt.Kernel(shape.FromInts(1, 3), kt.Reduce(op, f32, []int{0}, kt.Load(1, f32, e)), spec(f32, 0)))
+	}
+}
+
+// TestResident checks that a kernel's output stays on the device: the
+// host copy is written only when the host reads it, and the next kernel
+// takes the device copy.
+func TestResident(t *testing.T) {
+	d := open(t)
+	s := shape.FromInts(1000)
+	k := kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, s), kt.Const(1, f32, s)), spec(f32, 1000))
+	p, _ := codegen.Lower(k, d.LowerOptions())
+	r, err := d.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y, z := devices.Alloc(f32, 1000), devices.Alloc(f32, 1000), devices.Alloc(f32, 1000)
+	for i := range x.Float32s() {
+		x.Float32s()[i] = float32(i)
+	}
+	clear(y.Data)
+	if err := r.Run([]*devices.Buffer{y, x}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if y.Data[4] != 0 || y.Data[5] != 0 {
+		t.Fatalf("the output was copied to the host before a read")
+	}
+	if err := r.Run([]*devices.Buffer{z, y}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := z.Float32s()[10]; got != 12 {
+		t.Fatalf("z[10] = %v, want 12", got)
+	}
+	if got := y.Float32s()[10]; got != 11 {
+		t.Fatalf("y[10] = %v, want 11", got)
+	}
+	// A host write after the read reaches the device on the next run.
+	y.Float32s()[10] = 100
+	if err := r.Run([]*devices.Buffer{z, y}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := z.Float32s()[10]; got != 101 {
+		t.Fatalf("after a host write, z[10] = %v, want 101", got)
+	}
+	for _, b := range []*devices.Buffer{x, y, z} {
+		b.Free()
+	}
+}
+
+// TestBuildLog checks that a source the driver rejects fails with its
+// build log.
+func TestBuildLog(t *testing.T) {
+	d := open(t)
+	_, _, err := d.cl.build("__kernel void broken(__global float* x) { x[0] = undefined_name; }\n", t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "build log") || !strings.Contains(err.Error(), "undefined_name") {
+		t.Fatalf("err = %v, want the build log naming undefined_name", err)
+	}
+}
+
+// TestBinaryCache checks that a second build of a source loads the cached
+// binary, and that a damaged cache file is rebuilt.
+func TestBinaryCache(t *testing.T) {
+	d := open(t)
+	dir := t.TempDir()
+	src := "__kernel void k(__global float* x) { x[get_global_id(0)] = 2.0f; }\n"
+	if _, built, err := d.cl.build(src, dir); err != nil || !built {
+		t.Fatalf("first build: built %v, err %v", built, err)
+	}
+	if _, built, err := d.cl.build(src, dir); err != nil || built {
+		t.Fatalf("second build: built %v, err %v (want the cached binary)", built, err)
+	}
+	bins, _ := binaryDir(dir)
+	files, _ := filepathGlob(bins)
+	if len(files) != 1 {
+		t.Fatalf("cache holds %v", files)
+	}
+	writeFile(t, files[0], []byte("damaged"))
+	if _, built, err := d.cl.build(src, dir); err != nil || !built {
+		t.Fatalf("after damage: built %v, err %v (want a rebuild)", built, err)
+	}
+}
+
+// TestDebugOutput checks that DEBUG=1 names the platform and device and
+// DEBUG=4 prints the OpenCL source.
+func TestDebugOutput(t *testing.T) {
+	open(t)
+	var log bytes.Buffer
+	dev, err := Open(devices.Options{Debug: 4, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := shape.FromInts(10)
+	p, _ := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), spec(f32, 10)), dev.(*Device).LowerOptions())
+	if _, err := dev.Compile(p); err != nil {
+		t.Fatal(err)
+	}
+	name, _ := Available()
+	for _, want := range []string{"opencl: " + name, "compute units", "__kernel void E_10(", "get_global_id(0)"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+}
