@@ -11,8 +11,10 @@ import (
 // This file defines progress bars that update in place: in a notebook one
 // display, replaced by update_display_data; on a terminal one line,
 // rewritten after "\r". progress(x, desc=) wraps an iterable for a for
-// loop; Go code that iterates for a script (a trange-like builtin) uses
-// NewProgressBar, Update and Close, the same bar.
+// loop. Go code that draws a bar for a script (trange) uses the same:
+// NewProgressBar, then Update and Close; or, drawing its own text, ShowLine
+// in a notebook (Notebook reports whether it is one) and its own terminal
+// output elsewhere.
 
 // progressEvery is how often a bar redraws at most, but for its first and
 // last states.
@@ -91,18 +93,41 @@ func clock(d time.Duration) string {
 }
 
 func (p *ProgressBar) draw(done int, postfix string, final bool) {
-	text := p.Text(done, postfix)
-	p.drawn = time.Now()
-	if d := p.it.opts.Display; d != nil {
-		pct := 0.0
-		if p.total > 0 {
-			pct = min(float64(done)/float64(p.total), 1) * 100
-		}
-		h := fmt.Sprintf(`<div style="font-family:monospace"><progress value="%.1f" max="100" style="width:240px;vertical-align:middle"></progress> %s</div>`, pct, html.EscapeString(text))
-		_ = d.Show(Output{Data: map[string][]byte{MIMEText: []byte(text), MIMEHTML: []byte(h)}, Name: "progress", ID: p.id, Update: p.shown})
-		p.shown = true
-		return
+	frac := 0.0
+	if p.total > 0 {
+		frac = min(float64(done)/float64(p.total), 1)
 	}
+	if text := p.Text(done, postfix); !p.ShowLine(text, frac, final) {
+		p.terminal(text, final)
+	}
+}
+
+// Notebook reports whether the session shows rich output (a notebook):
+// a bar there is a display updated in place, not a line of text.
+func (it *Interp) Notebook() bool { return it.opts.Display != nil }
+
+// ShowLine shows text, a bar's line drawn by its caller, with frac of the
+// work done, in place of what the bar showed before; it reports false,
+// drawing nothing, when the session is not a notebook. This is the hook
+// for a bar that draws its own text on a terminal (trange): in a notebook
+// it calls ShowLine instead, so that the bar updates in place rather than
+// printing lines.
+func (p *ProgressBar) ShowLine(text string, frac float64, final bool) bool {
+	d := p.it.opts.Display
+	if d == nil {
+		return false
+	}
+	p.drawn = time.Now()
+	h := fmt.Sprintf(`<div style="font-family:monospace"><progress value="%.1f" max="100" style="width:240px;vertical-align:middle"></progress> %s</div>`, frac*100, html.EscapeString(text))
+	_ = d.Show(Output{Data: map[string][]byte{MIMEText: []byte(text), MIMEHTML: []byte(h)}, Name: "progress", ID: p.id, Update: p.shown})
+	p.shown = true
+	return true
+}
+
+// terminal draws text on one line, rewritten after "\r", ending it when
+// final.
+func (p *ProgressBar) terminal(text string, final bool) {
+	p.drawn = time.Now()
 	pad := ""
 	if n := len([]rune(text)); n < p.lineLen {
 		pad = strings.Repeat(" ", p.lineLen-n)
@@ -116,19 +141,19 @@ func (p *ProgressBar) draw(done int, postfix string, final bool) {
 	p.shown = true
 }
 
-// Progress is the value of progress(x): iterating it iterates x and
+// progressLoop is the value of progress(x): iterating it iterates x and
 // advances its bar.
-type Progress struct {
+type progressLoop struct {
 	inner Iterable
 	bar   *ProgressBar
 }
 
-func (p *Progress) String() string { return "<progress " + quote(p.bar.desc) + ">" }
-func (p *Progress) Type() string   { return "progress" }
+func (p *progressLoop) String() string { return "<progress " + quote(p.bar.desc) + ">" }
+func (p *progressLoop) Type() string   { return "progress" }
 
 // Iterate yields x's items, updating the bar after each and closing it at
 // the end (or when the loop breaks).
-func (p *Progress) Iterate(yield func(Value) bool) {
+func (p *progressLoop) Iterate(yield func(Value) bool) {
 	done := 0
 	p.bar.Update(0, "")
 	p.inner.Iterate(func(v Value) bool {
@@ -163,7 +188,7 @@ func init() {
 		if total.Set {
 			n = total.V
 		}
-		return &Progress{inner: inner, bar: it.NewProgressBar(desc, n)}
+		return &progressLoop{inner: inner, bar: it.NewProgressBar(desc, n)}
 	}
 	builtinDocs["progress"] = `progress(x, desc="", total=none) walks x (an int n walks range(n)) in a for loop, showing a bar
 that updates in place: in a notebook one output, on a terminal one line.`
