@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -45,9 +46,16 @@ func (d displayer) Show(out interp.Output) error {
 }
 
 // mimeBundle is the JSON of an output's forms: text as strings, PNG in
-// base64, as the notebook format stores them.
+// base64, as the notebook format stores them. A picture in SVG also gets
+// an HTML form, an <img> of it, which every frontend ranks above SVG:
+// nbconvert 6.5 (Debian 12's) strips the elements of an SVG output when it
+// exports HTML, leaving it blank, but not an HTML output; and an <img> is
+// not styled by the page around it.
 func mimeBundle(data map[string][]byte) map[string]any {
 	out := map[string]any{}
+	if svg, ok := data[interp.MIMESVG]; ok && data[interp.MIMEHTML] == nil {
+		out[interp.MIMEHTML] = svgImg(svg)
+	}
 	for mime, d := range data {
 		if mime == interp.MIMEPNG {
 			out[mime] = base64.StdEncoding.EncodeToString(d)
@@ -108,3 +116,21 @@ func cellDebug(code string) (rest string, level int, err error) {
 	}
 	return "", n, nil
 }
+
+// svgImg is the HTML <img> showing an SVG document, at its own size.
+func svgImg(svg []byte) string {
+	size := ""
+	if m := svgSize.FindSubmatch(svg); m != nil {
+		w, _ := strconv.ParseFloat(string(m[1]), 64)
+		h, _ := strconv.ParseFloat(string(m[3]), 64)
+		if string(m[2]) == "pt" { // 96 pixels to 72 points
+			w, h = w*4/3, h*4/3
+		}
+		size = fmt.Sprintf(` width="%.0f" height="%.0f"`, w, h)
+	}
+	return fmt.Sprintf(`<img src="data:image/svg+xml;base64,%s"%s alt="tiny picture">`, base64.StdEncoding.EncodeToString(svg), size)
+}
+
+// svgSize reads the pixel size of an SVG that draw made (or gonum's, in
+// points, which the browser reads as CSS units).
+var svgSize = regexp.MustCompile(`<svg[^>]*?\swidth="([0-9.]+)(pt|px)?"[^>]*?\sheight="([0-9.]+)(?:pt|px)?"`)

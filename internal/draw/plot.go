@@ -89,7 +89,7 @@ func (p Plot) build() (*plot.Plot, error) {
 			if err != nil {
 				return nil, err
 			}
-			h.FillColor = color.RGBA{col.R, col.G, col.B, 160}
+			h.FillColor = color.NRGBA{R: col.R, G: col.G, B: col.B, A: 150}
 			h.LineStyle.Color = col
 			pl.Add(h)
 			thumb = h
