@@ -152,3 +152,24 @@ func TestPlot(t *testing.T) {
 }
 
 func nan() float64 { z := 0.0; return z / z }
+
+func TestNiceTicks(t *testing.T) {
+	var labels []string
+	for _, tk := range (niceTicks{}).Ticks(-0.87, 29.87) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if got := strings.Join(labels, " "); got != "0 10 20" {
+		t.Errorf("labels %q", got)
+	}
+	labels = nil
+	for _, tk := range (niceTicks{}).Ticks(0.1, 0.9) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if got := strings.Join(labels, " "); got != "0.2 0.4 0.6 0.8" {
+		t.Errorf("labels %q", got)
+	}
+}

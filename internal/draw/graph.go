@@ -129,7 +129,7 @@ func Graph(title string, nodes []Node) []byte {
 		}
 		s.printf(`<rect x="%.1f" y="%.1f" width="%.0f" height="%.0f" rx="6" fill="%s" stroke="#444"/>`+"\n", x[i], y[i], boxW, boxH, fill)
 		s.text(x[i]+boxW/2, y[i]+17, "middle", 12, "#000", clip(n.Label, 26))
-		s.text(x[i]+boxW/2, y[i]+33, "middle", 10, "#444", clip(n.Detail, 32))
+		s.text(x[i]+boxW/2, y[i]+33, "middle", 10, "#444", clip(n.Detail, 29))
 	}
 	return s.bytes()
 }

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -104,6 +105,14 @@ func (p Plot) build() (*plot.Plot, error) {
 	if !legend {
 		pl.Legend = plot.NewLegend()
 	}
+	// Plain tick labels (1, 2.5, 10, not 1.00), and a margin so that the
+	// data does not touch the frame; a histogram's bars stand on zero.
+	pl.X.Tick.Marker, pl.Y.Tick.Marker = niceTicks{}, niceTicks{}
+	dx, dy := (pl.X.Max-pl.X.Min)*0.03, (pl.Y.Max-pl.Y.Min)*0.05
+	pl.X.Min, pl.X.Max, pl.Y.Max = pl.X.Min-dx, pl.X.Max+dx, pl.Y.Max+dy
+	if p.Kind != "hist" {
+		pl.Y.Min -= dy
+	}
 	return pl, nil
 }
 
@@ -145,4 +154,39 @@ func writeTo(w io.WriterTo) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// niceTicks marks an axis at multiples of 1, 2 or 5 times a power of ten,
+// about five of them labelled, in the shortest form (0.5, 10, 2e+06),
+// with unlabelled minor ticks between.
+type niceTicks struct{}
+
+func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) || !finite(lo) || !finite(hi) {
+		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', 4, 64)}}
+	}
+	raw := (hi - lo) / 5
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	var ticks []plot.Tick
+	minor := step / 5
+	if step/mag == 2 {
+		minor = step / 4
+	}
+	for i := math.Ceil(lo / minor); i*minor <= hi; i++ {
+		v := i * minor
+		t := plot.Tick{Value: v}
+		if k := math.Round(v / step); math.Abs(v-k*step) < minor/2 {
+			v = k*step + 0 // exact, so that 0.30000000000000004 prints as 0.3, and never -0
+			t.Value, t.Label = v, strconv.FormatFloat(v, 'g', 6, 64)
+		}
+		ticks = append(ticks, t)
+	}
+	return ticks
 }
