@@ -86,3 +86,21 @@ func jsonText(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestSVGImg: an SVG picture's HTML form is an <img> of its own size in
+// CSS pixels (gonum's plots are sized in points).
+func TestSVGImg(t *testing.T) {
+	for svg, want := range map[string]string{
+		`<svg xmlns="http://www.w3.org/2000/svg" width="300" height="120" viewBox="0 0 300 120">`: `width="300" height="120"`,
+		"<?xml version=\"1.0\"?>\n<svg width=\"480pt\" height=\"300pt\" viewBox=\"0 0 480 300\"":  `width="640" height="400"`,
+	} {
+		img := svgImg([]byte(svg))
+		b64 := base64.StdEncoding.EncodeToString([]byte(svg))
+		if !strings.Contains(img, want) || !strings.Contains(img, `src="data:image/svg+xml;base64,`+b64+`"`) {
+			t.Errorf("svgImg(%q) = %s, want %s", svg, img, want)
+		}
+	}
+	if b := mimeBundle(map[string][]byte{"image/svg+xml": []byte("<svg/>"), "text/plain": []byte("x")}); b["text/html"] == nil {
+		t.Error("an SVG output has no HTML form")
+	}
+}
