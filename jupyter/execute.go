@@ -39,6 +39,7 @@ func (k *Kernel) execute(ctx context.Context, req *Message) (content any, abort 
 		k.pub(req, "error", map[string]any{"ename": ename, "evalue": evalue, "traceback": tb})
 		reply := errorContent(ename, evalue, tb)
 		reply["execution_count"] = count
+		reply["payload"], reply["user_expressions"] = []any{}, map[string]any{} // as ipykernel's
 		return reply, c.StopOnError == nil || *c.StopOnError
 	}
 	if result.Data != nil && !c.Silent {
