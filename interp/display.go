@@ -128,8 +128,10 @@ func sorted(s []string) []string {
 
 // Rich returns the forms of v a notebook shows: its text, and a table for
 // a tensor, a diagram for a view or tracker, a tree for a schedule's
-// kernels and the picture of a picture value. It may realize a tensor.
-func (it *Interp) Rich(v Value) (out Output, err error) {
+// kernels and the picture of a picture value. It may realize a tensor,
+// under ctx.
+func (it *Interp) Rich(ctx context.Context, v Value) (out Output, err error) {
+	defer it.enter(ctx)()
 	defer it.recoverTo(&err)
 	return it.output(it.pos, v), nil
 }

@@ -134,3 +134,31 @@ func TestInspect(t *testing.T) {
 		}
 	}
 }
+
+func TestTensorHTML(t *testing.T) {
+	it, _ := New(Options{Device: "CPU"})
+	for src, want := range map[string][]string{
+		"arange(2000).reshape(2, 10, 100)": {"shape (2, 10, 100) · int32 · CPU", "<caption", "[0, :, :]", "[1, :, :]", ">1999<", ">…<"},
+		"tensor(true)":                     {"shape () · bool · CPU", ">true<"},
+		"zeros(0, 3)":                      {"shape (0, 3)", "(no elements)"},
+		"arange(3) < 2":                    {">true<", ">false<"},
+	} {
+		v, err := it.Eval(context.Background(), src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := it.Rich(context.Background(), v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		html := string(out.Data[MIMEHTML])
+		for _, w := range want {
+			if !strings.Contains(html, w) {
+				t.Errorf("%s: the table lacks %q:\n%s", src, w, html)
+			}
+		}
+		if strings.Count(html, "<td") > 2*7*7+1 {
+			t.Errorf("%s: %d cells, not elided", src, strings.Count(html, "<td"))
+		}
+	}
+}

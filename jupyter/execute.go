@@ -155,24 +155,23 @@ func (k *Kernel) format(err error) (text string) {
 }
 
 // userExpressions evaluates the expressions of an execute_request after
-// its cell ran, each to a display or an error.
+// its cell ran, each to its forms (as a cell's result) or an error.
 func (k *Kernel) userExpressions(ctx context.Context, exprs map[string]string) map[string]any {
 	out := map[string]any{}
 	for name, expr := range exprs {
-		v, err := k.eval(ctx, expr)
+		data, err := k.eval(ctx, expr)
 		if err != nil {
 			ename, evalue, tb := k.describe(err)
 			out[name] = errorContent(ename, evalue, tb)
 			continue
 		}
-		out[name] = map[string]any{"status": "ok", "data": map[string]any{"text/plain": v}, "metadata": map[string]any{}}
+		out[name] = map[string]any{"status": "ok", "data": mimeBundle(data), "metadata": map[string]any{}}
 	}
 	return out
 }
 
-// eval evaluates one expression to its text, as the interpreter prints a
-// value inside a container.
-func (k *Kernel) eval(ctx context.Context, expr string) (text string, err error) {
+// eval evaluates one expression to its forms.
+func (k *Kernel) eval(ctx context.Context, expr string) (data map[string][]byte, err error) {
 	k.itMu.Lock()
 	defer k.itMu.Unlock()
 	defer func() {
@@ -182,9 +181,10 @@ func (k *Kernel) eval(ctx context.Context, expr string) (text string, err error)
 	}()
 	v, err := k.it.Eval(ctx, expr)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return v.String(), nil
+	o, err := k.it.Rich(ctx, v)
+	return o.Data, err
 }
 
 // abortGrace is how long after a failing cell's reply an execute request
