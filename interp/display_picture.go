@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"tiny/codegen"
@@ -22,9 +23,10 @@ func init() {
 	tensorBuiltins["plot"] = func(it *Interp, c *call) Value { return it.chart(c, "line") }
 	tensorBuiltins["scatter"] = func(it *Interp, c *call) Value { return it.chart(c, "scatter") }
 	tensorBuiltins["hist"] = func(it *Interp, c *call) Value { return it.chart(c, "hist") }
-	builtinDocs["imshow"] = `imshow(x, labels=none, cols=none, path=none) shows images: x is a tensor of shape (H, W),
-(H, W, C) or (C, H, W) with C 1, 3 or 4, a batch (N, H, W), (N, C, H, W) or (N, H, W, C), or a list
-of images. Floats are read in [0, 1] (clamped), integers in [0, 255]. labels names each image.`
+	builtinDocs["imshow"] = `imshow(x, labels=none, cols=none, vmin=none, vmax=none, path=none) shows images: x is a
+tensor of shape (H, W), (H, W, C) or (C, H, W) with C 1, 3 or 4, a batch (N, H, W), (N, C, H, W) or
+(N, H, W, C), or a list of images. Values from vmin to vmax (default 0 to 1 for floats, 0 to 255 for
+integers) go from black to white, clamped. labels names each image.`
 	builtinDocs["plot"] = `plot(y) or plot(x, y, labels=, title=, xlabel=, ylabel=, path=) draws lines: y is a tensor or
 list of numbers, a list of them (one line each) or a 2-D tensor (one line per column).`
 	builtinDocs["scatter"] = `scatter(x, y, labels=, title=, xlabel=, ylabel=, path=) draws points.`
@@ -323,7 +325,17 @@ func (it *Interp) labelsOf(c *call, v Value) []string {
 }
 
 func imshow_(it *Interp, c *call) Value {
-	kw := it.kwStrings(c, "labels", "cols", "path")
+	kw := it.kwStrings(c, "labels", "cols", "path", "vmin", "vmax")
+	vmin, vmax := math.NaN(), math.NaN()
+	for name, dst := range map[string]*float64{"vmin": &vmin, "vmax": &vmax} {
+		if v, ok := kw[name]; ok && v != None {
+			f, ok := toFloat(v)
+			if !ok {
+				it.failf(c.pos, "imshow: %s must be a number, got %s", name, v.Type())
+			}
+			*dst = f
+		}
+	}
 	if len(c.args) != 1 {
 		it.failf(c.pos, "imshow: want one tensor or list of tensors, got %d arguments", len(c.args))
 	}
@@ -334,11 +346,11 @@ func imshow_(it *Interp, c *call) Value {
 			if !ok {
 				it.failf(c.pos, "imshow: element %d of the list is %s, want a tensor", i, seq.At(i).Type())
 			}
-			batch := it.images(c, t.t, false)
+			batch := it.images(c, t.t, false, vmin, vmax)
 			ims = append(ims, batch...)
 		}
 	} else if t, ok := c.args[0].(*TensorValue); ok {
-		ims = it.images(c, t.t, true)
+		ims = it.images(c, t.t, true, vmin, vmax)
 	} else {
 		it.failf(c.pos, "imshow: want a tensor or a list of tensors, got %s", c.args[0].Type())
 	}
@@ -373,8 +385,10 @@ func isTensor(v Value) bool { _, ok := v.(*TensorValue); return ok }
 // images reads t as images: (H, W); (H, W, C) or (C, H, W) with C 1, 3
 // or 4; and, when batch is allowed, (N, H, W), (N, C, H, W) or
 // (N, H, W, C). A 3-D tensor is one image when its last or first
-// dimension is 1, 3 or 4, and else N grey images.
-func (it *Interp) images(c *call, t *tensor.Tensor, batch bool) []draw.Image {
+// dimension is 1, 3 or 4, and else N grey images. Values from vmin to
+// vmax span black to white (NaN: 0 to 1 for floats, 0 to 255 for
+// integers).
+func (it *Interp) images(c *call, t *tensor.Tensor, batch bool, vmin, vmax float64) []draw.Image {
 	shp := t.Shape()
 	channels := func(n int) bool { return n == 1 || n == 3 || n == 4 }
 	var n, h, w, ch int
@@ -401,10 +415,20 @@ func (it *Interp) images(c *call, t *tensor.Tensor, batch bool) []draw.Image {
 	if n*h*w*ch > 1<<26 {
 		it.failf(c.pos, "imshow: %d pixels is too many to show", n*h*w*ch)
 	}
-	scale := 1.0
+	lo, hi := 0.0, 1.0
 	if d := t.DType(); d != tensor.Bool && !d.IsFloat() {
-		scale = 1.0 / 255
+		hi = 255
 	}
+	if !math.IsNaN(vmin) {
+		lo = vmin
+	}
+	if !math.IsNaN(vmax) {
+		hi = vmax
+	}
+	if !(hi > lo) {
+		it.failf(c.pos, "imshow: vmax (%g) must be above vmin (%g)", hi, lo)
+	}
+	scale := 1 / (hi - lo)
 	vals := t.Floats()
 	out := make([]draw.Image, n)
 	for k := range out {
@@ -417,7 +441,7 @@ func (it *Interp) images(c *call, t *tensor.Tensor, batch bool) []draw.Image {
 					if !chLast {
 						src = base + cc*h*w + y*w + x
 					}
-					pix[(y*w+x)*ch+cc] = vals[src] * scale
+					pix[(y*w+x)*ch+cc] = (vals[src] - lo) * scale
 				}
 			}
 		}

@@ -32,7 +32,7 @@ func (f *formatted) Error() string { return f.s }
 
 func TestPicturesToFiles(t *testing.T) {
 	out, err := runIn(t, `imshow(arange(12).reshape(3, 4) / 11)
-imshow([ones(2, 2), zeros(2, 2, 3)], labels=["one", "zero"])
+imshow([ones(2, 2), zeros(2, 2, 3)], labels=["one", "zero"], vmin=-1, vmax=2)
 plot([1, 3, 2], title="t")
 plot(arange(3), arange(3) * 2, label="double", path="twice.png")
 scatter([1, 2], [3, 4])
