@@ -190,9 +190,14 @@ func (it *Interp) enter(ctx context.Context) func() {
 // SetGlobal binds a global variable to a Go value: a Value, nil, a bool, an
 // integer or float type, a string, a TensorData (see Tensor), []float32,
 // []float64, []int32, []int64, []int or []bool (as 1-D tensors), a *tensor.Tensor, []any or
-// map[string]any (converted element by element).
+// map[string]any (converted element by element). It returns an error for a
+// name no script can use (not an identifier, or a keyword), an unsigned
+// value past int64, and data that holds itself.
 func (it *Interp) SetGlobal(name string, v any) (err error) {
 	defer it.recoverTo(&err)
+	if !lang.IsName(name) {
+		return fmt.Errorf("interp: SetGlobal: %q is not a name a script can use", name)
+	}
 	val, err := it.fromGo(v)
 	if err != nil {
 		return err

@@ -72,6 +72,9 @@ func inPlace(items []*item, i int, bufOf func(*lazy) *devices.Buffer) *devices.B
 			return
 		}
 		seen[x] = true
+		if x.Op == codegen.OpGather && x.Buf == idx {
+			ok = false // reads at positions computed from data
+		}
 		if x.Op == codegen.OpLoad && x.Buf == idx {
 			if !x.ST.Contiguous() || !slices.Equal(x.ST.IntShape(), store.IntShape()) {
 				ok = false

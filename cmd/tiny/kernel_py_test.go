@@ -100,7 +100,7 @@ func TestKernelNotebook(t *testing.T) {
 	want := []string{
 		"1 stream: (2, 3)\n",
 		"2 execute_result: tensor([ 3, 12], dtype=int32)",
-		"3 error: EvalError<cell 3>:1:1: error: reshape: cannot reshape (2, 3) to (4, 2)\n    x.reshape(4, 2)\n    ^",
+		"3 error: EvalError<cell 3>:1:3: error: reshape: cannot reshape (2, 3) to (4, 2)\n    x.reshape(4, 2)\n      ^",
 		"4 execute_result: [[0, 3], [1, 4], [2, 5]]",
 	}
 	if strings.Join(got, "\n---\n") != strings.Join(want, "\n---\n") {

@@ -189,6 +189,16 @@ func (prog *program) combine(frames []*frame) {
 				combineAcc(u.ReduceOp, frames[0].own.i32[i], fr.own.i32[i])
 			case tI64:
 				combineAcc(u.ReduceOp, frames[0].own.i64[i], fr.own.i64[i])
+			case tI8:
+				combineAcc(u.ReduceOp, frames[0].own.i8[i], fr.own.i8[i])
+			case tI16:
+				combineAcc(u.ReduceOp, frames[0].own.i16[i], fr.own.i16[i])
+			case tU16:
+				combineAcc(u.ReduceOp, frames[0].own.u16[i], fr.own.u16[i])
+			case tU32:
+				combineAcc(u.ReduceOp, frames[0].own.u32[i], fr.own.u32[i])
+			case tU64:
+				combineAcc(u.ReduceOp, frames[0].own.u64[i], fr.own.u64[i])
 			case tU8:
 				combineAcc(u.ReduceOp, frames[0].own.u8[i], fr.own.u8[i])
 			}
