@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"math"
 	"slices"
 )
 
@@ -58,8 +59,21 @@ func (t *Tensor) advIndex(items []IndexItem) *Tensor {
 		}
 		big = b
 	}
+	// Positions compute in int32 (int64 when the folded axes hold more
+	// than int32 reaches), so that small integer dtypes do not wrap.
+	wide := Int32
+	total := 1
+	for _, d := range dims {
+		total *= x.n.shape[d]
+	}
+	if total > math.MaxInt32 {
+		wide = Int64
+	}
 	for j, ix := range idxs {
 		size := x.n.shape[dims[j]]
+		if ix.DType() != Int64 {
+			ix = ix.Cast(wide)
+		}
 		idxs[j] = ix.Lt(0).Where(ix.Add(size), ix).broadcastTo(big)
 	}
 	// Move the indexed axes together at dims[0] and fold them into one.

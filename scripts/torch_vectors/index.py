@@ -84,6 +84,12 @@ s.add("slice_and_index", "x[1:, i]", {"x": r(4, 5), "i": ints(4, 0)}, lambda x, 
 s.add("duplicate_rows_grad", "x[i]", {"x": r(3, 2), "i": ints(1, 1, 1, 0)}, lambda x, i: x[i.long()], grad=("x",))
 s.add("two_out_of_range", "x[i, j]", {"x": r(3, 4), "i": ints(0, 5, 2), "j": ints(1, 1, 9)},
       lambda x, i, j: torch.stack([x[0, 1], torch.zeros(()), torch.zeros(())]), grad=("x",))
+s.add("uint8_indices", "x[i, j]", {"x": r(20, 30), "i": torch.tensor([19, 1], dtype=torch.uint8).int(),
+                                    "j": torch.tensor([29, 0], dtype=torch.uint8).int()},
+      lambda x, i, j: x[i.long(), j.long()], grad=("x",))
+s.add("uint8_index_cast", "x[i.cast(uint8), j.cast(uint8)]", {"x": r(20, 30), "i": ints(19, 1), "j": ints(29, 0)},
+      lambda x, i, j: x[i.long(), j.long()], grad=("x",))
+s.add("int64_index", "x[i.cast(int64)]", {"x": r(5, 2), "i": ints(4, -5, 2)}, lambda x, i: x[i.long()], grad=("x",))
 # Errors.
 s.error("float_index", "x[i]", {"x": r(3), "i": torch.tensor([0.0, 1.0])}, "index dtype float32 is not supported")
 s.error("bool_index", "x[i]", {"x": r(3), "i": torch.tensor([True, False, True])}, "index dtype bool is not supported")
