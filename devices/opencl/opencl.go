@@ -79,10 +79,8 @@ func setup() (*cl, error) {
 	}
 	var n uint32
 	if code := a.GetPlatformIDs(0, nil, &n); code != clSuccess || n == 0 {
-		if code == clSuccess {
-			return nil, fmt.Errorf("no OpenCL platform: the ICD loader found no driver (install one, e.g. pocl-opencl-icd; docs/opencl.md)")
-		}
-		return nil, fmt.Errorf("no OpenCL platform: %v (install a driver, e.g. pocl-opencl-icd; docs/opencl.md)", clError("clGetPlatformIDs", code))
+		// ocl-icd answers CL_PLATFORM_NOT_FOUND_KHR when /etc/OpenCL/vendors lists no driver.
+		return nil, fmt.Errorf("no OpenCL platform: the OpenCL library found no driver (status %d); install one, e.g. pocl-opencl-icd or the GPU vendor's (docs/opencl.md)", code)
 	}
 	platforms := make([]uintptr, n)
 	if err := clError("clGetPlatformIDs", a.GetPlatformIDs(n, &platforms[0], nil)); err != nil {
