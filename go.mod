@@ -3,7 +3,6 @@ module tiny
 go 1.26.8
 
 require (
-	github.com/alecthomas/participle/v2 v2.1.4
 	github.com/chzyer/readline v1.5.1
 	github.com/creack/pty v1.1.24
 	github.com/ebitengine/purego v0.11.3

@@ -10,7 +10,8 @@ import (
 
 // Node is one node of a kernel AST, the form in which the scheduler hands a
 // kernel to codegen (tinygrad's LazyOp tree of early 2024). A kernel's root is
-// an OpStore; its leaves are OpLoad and OpConst.
+// an OpStore; its leaves are OpLoad and OpConst (and OpGather, a load whose
+// index also depends on the value of its operand).
 //
 // Every Load, Const and Store carries a ShapeTracker. Loads and consts see the
 // kernel's full shape, reduce axes included; the store sees the same shape
@@ -31,6 +32,9 @@ type Node struct {
 
 	ReduceOp Op    // Reduce: OpAdd, OpMax or OpMul
 	Axes     []int // Reduce: the axes folded, in increasing order
+
+	Stride int // Gather: the buffer distance between neighbouring values of Src[0]
+	Bound  int // Gather: Src[0] reads the buffer when in [0, Bound), else 0
 }
 
 // BufSpec describes one buffer a kernel touches.
@@ -79,6 +83,8 @@ func (x *Node) describe() string {
 	switch x.Op {
 	case OpLoad, OpStore:
 		return fmt.Sprintf("%s MemBuffer(idx=%d, dtype=%s, st=%s)", x.Op, x.Buf, x.DType, x.ST)
+	case OpGather:
+		return fmt.Sprintf("%s MemBuffer(idx=%d, dtype=%s, st=%s) (stride=%d, bound=%d)", x.Op, x.Buf, x.DType, x.ST, x.Stride, x.Bound)
 	case OpConst:
 		return fmt.Sprintf("%s ConstBuffer(val=%s, dtype=%s, st=%s)", x.Op, FormatConst(x.Val, x.DType), x.DType, x.ST)
 	case OpReduce:

@@ -320,6 +320,8 @@ func (e *emitter) lowerNode(n *Node) *bnode {
 		}
 		v := e.b.pure(UOp{Op: OpLoad, DType: e.pl.k.Bufs[n.Buf].DType}, src...)
 		return e.cast(v, n.DType)
+	case OpGather:
+		return e.gather(n)
 	case OpConst:
 		c := e.konst(n.Val, n.DType)
 		idx, valid := e.index(n)
@@ -445,4 +447,21 @@ func identity(op Op, d DType) float64 {
 		return math.MinInt64
 	}
 	return math.Inf(-1)
+}
+
+// gather lowers an OpGather: the tracker's index plus the operand's value
+// times the stride, loaded where the tracker is valid and the value lies in
+// [0, Bound), 0 elsewhere.
+func (e *emitter) gather(n *Node) *bnode {
+	idx, valid := e.index(n)
+	if idx == nil || n.Bound <= 0 {
+		return e.konst(0, n.DType)
+	}
+	v := e.cast(e.value(n.Src[0]), Index)
+	idx = e.b.pure(UOp{Op: OpAdd, DType: Index}, idx, e.b.pure(UOp{Op: OpMul, DType: Index}, v, e.konst(float64(n.Stride), Index)))
+	lo := e.b.pure(UOp{Op: OpCmpLt, DType: Bool}, e.konst(-1, Index), v)
+	hi := e.b.pure(UOp{Op: OpCmpLt, DType: Bool}, v, e.konst(float64(n.Bound), Index))
+	valid = e.and(valid, e.b.pure(UOp{Op: OpAnd, DType: Bool}, lo, hi))
+	ld := e.b.pure(UOp{Op: OpLoad, DType: e.pl.k.Bufs[n.Buf].DType}, e.global(n.Buf), idx, valid)
+	return e.cast(ld, n.DType)
 }

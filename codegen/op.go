@@ -52,6 +52,13 @@ const (
 	OpRange        // a loop: Src [start, end], the loop variable UOp.Name
 	OpEnd          // the end of the loop Src[0]
 	OpAccum        // acc[idx] = ReduceOp(acc[idx], value) for Src [acc, idx, value]
+
+	// OpGather reads buffer Buf at the index its ShapeTracker gives plus
+	// Src[0] (an integer value computed in the kernel) times Stride, and
+	// reads 0 where Src[0] is outside [0, Bound): X[idx] along one axis
+	// as one gated load, with no reduce over the axis. Lowering turns it
+	// into ordinary index uops and a gated LOAD; it never reaches a device.
+	OpGather
 )
 
 var opNames = [...]string{
@@ -62,7 +69,7 @@ var opNames = [...]string{
 	OpAnd: "AND", OpOr: "OR", OpXor: "XOR", OpWhere: "WHERE",
 	OpLoad: "LOAD", OpConst: "CONST", OpStore: "STORE", OpReduce: "REDUCE_AXIS",
 	OpDefineGlobal: "DEFINE_GLOBAL", OpDefineVar: "DEFINE_VAR", OpDefineAcc: "DEFINE_ACC",
-	OpRange: "RANGE", OpEnd: "ENDRANGE", OpAccum: "ACCUM",
+	OpRange: "RANGE", OpEnd: "ENDRANGE", OpAccum: "ACCUM", OpGather: "GATHER",
 }
 
 // String returns the op's upper-case name as tinygrad prints it.

@@ -16,7 +16,7 @@ type plan struct {
 	shape   []int
 	red     []bool
 	reduces []*Node // the Reduce nodes, all over the same axes
-	leaves  []*Node // Load, Const and Store nodes
+	leaves  []*Node // Load, Const, Gather and Store nodes
 	sts     map[*Node]shape.Tracker
 	never   map[*Node]bool // loads and consts whose tracker is never valid: they read 0
 }
@@ -40,7 +40,7 @@ func analyze(k *Kernel) (pl *plan, err error) {
 		}
 		seen[n] = true
 		switch n.Op {
-		case OpLoad, OpConst, OpStore:
+		case OpLoad, OpConst, OpStore, OpGather:
 			pl.leaves = append(pl.leaves, n)
 			pl.sts[n] = n.ST
 			if n.Op != OpStore && neverValid(n.ST) {
@@ -209,7 +209,7 @@ func (pl *plan) merge() {
 func (pl *plan) loadStrides() [][]int64 {
 	var out [][]int64
 	for _, n := range pl.leaves {
-		if n.Op != OpLoad {
+		if n.Op != OpLoad && n.Op != OpGather {
 			continue
 		}
 		st := pl.sts[n]

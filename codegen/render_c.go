@@ -318,6 +318,13 @@ func (r *cRenderer) block(from, to int, main bool) {
 	for i := from; i < to; i++ {
 		u := r.u[i]
 		switch {
+		case r.split && r.scope[i] == -1 && r.global >= 0 && i > r.global && main:
+			// The uops after the global loop, loops among them, run in
+			// finish: a worker that ran them would read values finish
+			// alone defines (a load hoisted out of the loop after it).
+			if u.Op == OpRange {
+				i = r.end[i]
+			}
 		case u.Op == OpRange:
 			e := r.end[i]
 			if r.split && i == r.global && !main {
@@ -326,8 +333,6 @@ func (r *cRenderer) block(from, to int, main bool) {
 				r.loop(i)
 			}
 			i = e
-		case r.split && r.scope[i] == -1 && r.global >= 0 && i > r.global && main:
-			// the uops after the global loop run in finish
 		case u.Op == OpDefineAcc && r.split && r.scope[i] == -1:
 			t := cValueType(u.DType)
 			r.line("%s* restrict acc%d = (%s*)(%s + %d);", t, i, t, map[bool]string{true: "part", false: "parts"}[main], r.partOff[i])

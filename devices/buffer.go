@@ -23,6 +23,8 @@ type Buffer struct {
 	Len   int
 	Data  []byte
 
+	shares atomic.Int32 // owners besides the first (Share); Free returns the memory when the last one frees
+
 	mirror Mirror
 	state  mirrorState
 }
@@ -153,9 +155,17 @@ func Alloc(d codegen.DType, n int) *Buffer {
 	return &Buffer{DType: d, Len: n, Data: raw[off : off+size : off+size]}
 }
 
-// Free returns b's memory to the pool. b must not be used afterwards.
+// Share adds an owner to b: a tensor written in place shares its buffer
+// with the tensor it overwrote, and each frees it when it dies.
+func (b *Buffer) Share() { b.shares.Add(1) }
+
+// Free returns b's memory to the pool once every owner has freed it (see
+// Share). The last owner must not use b afterwards.
 func (b *Buffer) Free() {
 	if b == nil || b.Data == nil {
+		return
+	}
+	if b.shares.Add(-1) >= 0 {
 		return
 	}
 	if b.mirror != nil {

@@ -43,6 +43,7 @@ type Interp struct {
 	steps    uint   // counts checkCtx calls
 	src      string // the source text of the code being run, for error snippets
 	maxNumel int    // the largest tensor a script may build; 0 means no limit
+	training bool   // tinygrad's Tensor.training: train(true) sets it (train.go)
 
 	debugPanics bool
 }

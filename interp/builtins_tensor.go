@@ -235,6 +235,9 @@ func linspace_(it *Interp, c *call) Value {
 	var a, b float64
 	var n int
 	it.unpack(c, "start", &a, "stop", &b, "steps", &n)
+	if d := it.optDtype(c, kw, tensor.Float32); d == tensor.Bool {
+		it.failf(c.pos, "linspace: dtype bool is not supported")
+	}
 	t := it.engine().Linspace(a, b, n)
 	if d := it.optDtype(c, kw, tensor.Float32); d != tensor.Float32 {
 		t = t.Cast(d)

@@ -133,6 +133,12 @@ func (m *Method) call(it *Interp, pos lang.Pos, args []Value, kw []kwarg) (v Val
 
 // callValue calls f with arguments at pos.
 func (it *Interp) callValue(pos lang.Pos, f Value, args []Value, kw []kwarg) Value {
+	if d, isDict := f.(*Dict); isDict {
+		// A dict with a __call__ entry is called through it: nn's layers.
+		if call, ok := d.m["__call__"]; ok {
+			f = call
+		}
+	}
 	c, ok := f.(Callable)
 	if !ok {
 		it.failf(pos, "%s is not callable", f.Type())

@@ -286,11 +286,7 @@ func (it *Interp) assign(target lang.Expr, v Value, env *scope) {
 		it.setIndex(t.Start, x, idx, v)
 	case *lang.Attr:
 		x := it.eval(t.X, env)
-		d, ok := x.(*Dict)
-		if !ok {
-			it.failf(t.NamePos, "cannot assign to attribute %s of %s", t.Name, x.Type())
-		}
-		d.Set(t.Name, v)
+		it.setAttr(t.NamePos, x, t.Name, v)
 	default:
 		it.failf(target.Pos(), "cannot assign to this expression")
 	}
@@ -330,11 +326,7 @@ func (it *Interp) augAssign(s *lang.AugAssign, env *scope) {
 		x := it.eval(t.X, env)
 		old := it.getAttr(t.NamePos, x, t.Name)
 		v := it.binary(s.OpPos, s.Op, old, it.eval(s.Value, env))
-		d, ok := x.(*Dict)
-		if !ok {
-			it.failf(t.NamePos, "cannot assign to attribute %s of %s", t.Name, x.Type())
-		}
-		d.Set(t.Name, v)
+		it.setAttr(t.NamePos, x, t.Name, v)
 	default:
 		it.failf(s.Start, "cannot assign to this expression")
 	}

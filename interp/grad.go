@@ -62,8 +62,6 @@ func (it *Interp) markGrad(c *call, kw map[string]Value, t *tensor.Tensor) *tens
 	if !isBool {
 		it.failf(c.pos, "%s: requires_grad must be a bool, got %s", c.name, v.Type())
 	}
-	if on {
-		it.guard(c.pos, func() { t.SetRequiresGrad(true) })
-	}
+	it.guard(c.pos, func() { t.SetRequiresGrad(bool(on)) })
 	return t
 }

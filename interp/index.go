@@ -164,7 +164,7 @@ func (it *Interp) setIndex(pos lang.Pos, x Value, idx []Value, v Value) {
 	case *Dict:
 		c.Set(it.dictKey(pos, idx), v)
 	case *TensorValue:
-		it.failf(pos, "tensors are immutable: cannot assign to an element")
+		it.setIndexTensor(pos, c, idx, v)
 	default:
 		it.failf(pos, "cannot assign to an element of %s", x.Type())
 	}

@@ -7,8 +7,21 @@ import (
 
 // indexTensor implements t[...] with tensor.Index: ints pick (and drop) an
 // axis, slices with any step keep it, none inserts a new axis of size 1,
-// and ... stands for the axes not otherwise named. No data moves.
+// ... stands for the axes not otherwise named, and integer tensors, lists
+// and tuples of ints index an axis by position (tinygrad's and torch's
+// advanced indexing: one gather kernel).
 func (it *Interp) indexTensor(pos lang.Pos, v *TensorValue, idx []Value) Value {
+	return &TensorValue{v.t.Index(it.indexItems(pos, idx)...)}
+}
+
+// indexItems converts the values between brackets into index items. A
+// single tuple stands for its elements, as in Python (t[(0, 1)] is t[0, 1]).
+func (it *Interp) indexItems(pos lang.Pos, idx []Value) []tensor.IndexItem {
+	if len(idx) == 1 {
+		if tu, ok := idx[0].(Tuple); ok {
+			idx = tu
+		}
+	}
 	items := make([]tensor.IndexItem, len(idx))
 	for i, x := range idx {
 		switch s := x.(type) {
@@ -23,7 +36,10 @@ func (it *Interp) indexTensor(pos lang.Pos, v *TensorValue, idx []Value) Value {
 			}
 			items[i] = tensor.Slice(it.optIndex(pos, s.lo), it.optIndex(pos, s.hi), step)
 		case *TensorValue:
-			it.failf(pos, "indexing a tensor by a tensor is not supported yet")
+			items[i] = tensor.TensorIndex(s.t)
+		case *List, Tuple:
+			c := &call{name: "index", pos: pos}
+			items[i] = tensor.TensorIndex(it.engine().FromData(it.nestedGo(c, x, 0)))
 		case Bool:
 			// NumPy reads t[True] as a new axis of length 1 (0 for False),
 			// not as t[1]; rather than silently differ, refuse it.
@@ -32,13 +48,36 @@ func (it *Interp) indexTensor(pos lang.Pos, v *TensorValue, idx []Value) Value {
 			items[i] = tensor.Int(int(it.indexInt(pos, x)))
 		}
 	}
-	return &TensorValue{v.t.Index(items...)}
+	return items
+}
+
+// setIndexTensor implements t[...] = v as tinygrad's __setitem__: the
+// tensor value now holds t with the selected positions replaced (every name
+// bound to it sees the change, as tinygrad's assign does).
+func (it *Interp) setIndexTensor(pos lang.Pos, tv *TensorValue, idx []Value, v Value) {
+	it.guard(pos, func() {
+		items := it.indexItems(pos, idx)
+		var val *tensor.Tensor
+		switch x := v.(type) {
+		case *TensorValue:
+			val = x.t
+		case Int, Float, Bool:
+			f, _ := toFloat(x)
+			if b, ok := x.(Bool); ok && bool(b) {
+				f = 1
+			}
+			val = it.engine().Scalar(f, tv.t.DType())
+		default:
+			it.failf(pos, "can't set a %s to a tensor", v.Type())
+		}
+		tv.t = tv.t.SetIndex(items, val)
+	})
 }
 
 func (it *Interp) indexInt(pos lang.Pos, v Value) int64 {
 	i, ok := toInt(v)
 	if !ok {
-		it.failf(pos, "tensor indices must be ints, slices, none or ..., got %s", v.Type())
+		it.failf(pos, "tensor indices must be ints, slices, none, ..., or integer tensors, got %s", v.Type())
 	}
 	return max(min(i, 1<<40), -1<<40)
 }

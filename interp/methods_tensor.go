@@ -27,6 +27,9 @@ func (v *TensorValue) Attr(name string) (Value, error) {
 	case "shapetracker":
 		return &Tracker{t.ShapeTracker()}, nil
 	case "requires_grad":
+		if !t.RequiresGradSet() {
+			return None, nil
+		}
 		return Bool(t.RequiresGrad()), nil
 	case "grad":
 		if g := t.Grad(); g != nil {
@@ -122,8 +125,8 @@ func init() {
 
 		"sum": reduceMethod((*tensor.Tensor).Sum), "max": reduceMethod((*tensor.Tensor).Max),
 		"min": reduceMethod((*tensor.Tensor).Min), "mean": reduceMethod((*tensor.Tensor).Mean),
-		"prod": reduceMethod((*tensor.Tensor).Prod), "var": reduceMethod((*tensor.Tensor).Var),
-		"std": reduceMethod((*tensor.Tensor).Std), "argmax": reduceMethod((*tensor.Tensor).Argmax),
+		"prod":   reduceMethod((*tensor.Tensor).Prod),
+		"argmax": reduceMethod((*tensor.Tensor).Argmax),
 		"argmin": reduceMethod((*tensor.Tensor).Argmin),
 
 		"cumsum":      axisMethod("axis|dim?", 0, (*tensor.Tensor).Cumsum),
@@ -131,11 +134,7 @@ func init() {
 		"log_softmax": axisMethod("axis|dim?", -1, (*tensor.Tensor).LogSoftmax),
 		"unsqueeze":   axisMethod("axis|dim", 0, (*tensor.Tensor).Unsqueeze),
 
-		"clip": func(it *Interp, r Value, c *call) Value {
-			var lo, hi Value
-			it.unpack(c, "min_|lo|min", &lo, "max_|hi|max", &hi)
-			return tv(recvT(r).Clip(it.operand(c, lo), it.operand(c, hi)))
-		},
+		"clip": clampMethod,
 		"where": func(it *Interp, r Value, c *call) Value {
 			var a, b Value
 			it.unpack(c, "x", &a, "y", &b)

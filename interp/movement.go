@@ -9,9 +9,7 @@ import (
 // lists may be varargs or one tuple.
 
 var movementMethods = map[string]methodFn{
-	"reshape": func(it *Interp, r Value, c *call) Value {
-		return tv(recvT(r).Reshape(it.shapeArgs(c, it.noKw(c))...))
-	},
+	"reshape": reshapeMethod,
 	"view": func(it *Interp, r Value, c *call) Value {
 		return tv(recvT(r).Reshape(it.shapeArgs(c, it.noKw(c))...))
 	},
@@ -37,12 +35,7 @@ var movementMethods = map[string]methodFn{
 		}
 		return tv(recvT(r).Flip(it.shapeArgs(c, args)...))
 	},
-	"pad": func(it *Interp, r Value, c *call) Value {
-		var p Value
-		value := 0.0
-		it.unpack(c, "padding|arg", &p, "value?", &value)
-		return tv(recvT(r).Pad(it.pairs(c, p, recvT(r).Shape(), true), value))
-	},
+	"pad": padMethod,
 	"shrink": func(it *Interp, r Value, c *call) Value {
 		var p Value
 		it.unpack(c, "arg", &p)

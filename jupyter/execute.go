@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"tiny/interp"
 	"tiny/lang"
@@ -169,25 +170,43 @@ func (k *Kernel) eval(ctx context.Context, expr string) (text string, err error)
 	return v.String(), nil
 }
 
-// abortQueued answers the execute requests already waiting in queue with
-// status "aborted", as IPython does after a failed cell with stop_on_error,
-// so that "run all" stops at the first error. Other requests are served.
-func (k *Kernel) abortQueued(ctx context.Context, queue <-chan *Message, reply func(*Message)) {
-	for {
-		select {
-		case req := <-queue:
-			if req.Header.MsgType != "execute_request" {
-				k.Handle(ctx, req, reply)
-				continue
-			}
+// abortGrace is how long after a failing cell's reply an execute request
+// may still arrive and be aborted, if its header says it was sent before
+// that reply: requests a frontend sent back to back (Run All) can reach the
+// kernel's socket a little after the failure was replied to.
+const abortGrace = 500 * time.Millisecond
+
+// serveShell handles a shell request in turn. After a cell that failed and
+// stops on error, every execute request that arrived before its reply is
+// answered "aborted", in order, as ipykernel does, so that Run All stops
+// at the first error; other requests are served. The first execute request
+// that arrived later runs and ends the aborting.
+func (k *Kernel) serveShell(ctx context.Context, req *Message, reply func(*Message)) {
+	if req.Header.MsgType == "execute_request" {
+		if k.abortable(req) {
 			k.publishStatus(req, "busy")
-			k.mu.Lock()
-			count := k.count - 1
-			k.mu.Unlock()
-			k.reply(req, reply, map[string]any{"status": "aborted", "execution_count": count})
+			k.reply(req, reply, map[string]any{"status": "aborted"})
 			k.publishStatus(req, "idle")
-		default:
 			return
 		}
+		k.failedAt = time.Time{}
 	}
+	var repliedAt time.Time
+	if k.Handle(ctx, req, func(m *Message) { repliedAt = time.Now(); reply(m) }) {
+		k.failedAt = repliedAt
+	}
+}
+
+// abortable reports whether req is to be aborted after a failed cell: it
+// reached the kernel before that cell's reply was sent, or it was sent
+// before (by the date in its header) and arrived soon after.
+func (k *Kernel) abortable(req *Message) bool {
+	if k.failedAt.IsZero() {
+		return false
+	}
+	if req.received.Before(k.failedAt) {
+		return true
+	}
+	sent, err := time.Parse(time.RFC3339Nano, req.Header.Date)
+	return err == nil && sent.Before(k.failedAt) && req.received.Before(k.failedAt.Add(abortGrace))
 }

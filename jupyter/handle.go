@@ -16,14 +16,6 @@ import (
 // failed and asked to stop on error. No panic escapes: one becomes an
 // error reply.
 func (k *Kernel) Handle(ctx context.Context, req *Message, reply func(*Message)) (failed bool) {
-	return k.handle(ctx, req, reply, nil)
-}
-
-// handle is Handle. When a cell fails and asks to stop on error, the
-// execute requests waiting in queue (if not nil) are aborted before the
-// failure is replied, so that a frontend that sends its next cell on
-// seeing the reply never has it aborted.
-func (k *Kernel) handle(ctx context.Context, req *Message, reply func(*Message), queue <-chan *Message) (failed bool) {
 	defer func() { // the last guard: a panic while replying is only logged
 		if r := recover(); r != nil {
 			k.log.Printf("%s: panic: %v\n%s", req.Header.MsgType, r, debug.Stack())
@@ -47,9 +39,6 @@ func (k *Kernel) handle(ctx context.Context, req *Message, reply func(*Message),
 	content, failed, stop, ok := k.dispatch(ctx, req)
 	if !ok {
 		return false
-	}
-	if failed && queue != nil {
-		k.abortQueued(ctx, queue, reply)
 	}
 	k.reply(req, reply, content)
 	return failed

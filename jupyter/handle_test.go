@@ -303,51 +303,55 @@ func TestNoPanicEscapes(t *testing.T) {
 	}
 }
 
-func TestAbortQueued(t *testing.T) {
-	k, rec := newTestKernel(t)
-	queue := make(chan *Message, 3)
-	queue <- request(t, "execute_request", map[string]any{"code": "a = 1"})
-	queue <- request(t, "kernel_info_request", map[string]any{})
-	queue <- request(t, "execute_request", map[string]any{"code": "b = 1"})
-	var replies []string
-	k.abortQueued(context.Background(), queue, func(m *Message) {
-		replies = append(replies, m.Header.MsgType+" "+string(m.Content))
-	})
-	want := []string{`execute_reply {"execution_count":0,"status":"aborted"}`, "kernel_info_reply", `execute_reply {"execution_count":0,"status":"aborted"}`}
-	for i := range want {
-		if i >= len(replies) || !strings.HasPrefix(replies[i], want[i]) {
-			t.Fatalf("replies %q, want %q", replies, want)
-		}
-	}
-	if _, ok := k.it.Global("a"); ok {
-		t.Error("an aborted cell ran")
-	}
-	rec.take()
-}
-
-// TestStopOnError: a failing cell aborts the cells queued behind it before
-// its own reply, and stop_on_error false does not.
+// TestStopOnError: after a failing cell, the execute requests that arrived
+// before its reply are aborted, in order, other requests are served, and a
+// request that arrived after the reply runs; stop_on_error false aborts
+// nothing.
 func TestStopOnError(t *testing.T) {
-	k, rec := newTestKernel(t)
 	for _, stop := range []bool{true, false} {
-		queue := make(chan *Message, 1)
-		queue <- request(t, "execute_request", map[string]any{"code": "after = 1"})
+		k, rec := newTestKernel(t)
 		var replies []string
-		req := request(t, "execute_request", map[string]any{"code": "nope", "stop_on_error": stop})
-		k.handle(context.Background(), req, func(m *Message) {
+		reply := func(m *Message) {
 			var c map[string]any
 			json.Unmarshal(m.Content, &c)
-			replies = append(replies, fmt.Sprint(c["status"]))
-		}, queue)
-		want := "[aborted error]"
+			replies = append(replies, strings.TrimSuffix(m.Header.MsgType, "_reply")+" "+fmt.Sprint(c["status"]))
+		}
+		arrived := time.Now()
+		early := []*Message{
+			request(t, "execute_request", map[string]any{"code": "nope", "stop_on_error": stop}),
+			request(t, "execute_request", map[string]any{"code": "a = 1"}),
+			request(t, "kernel_info_request", map[string]any{}),
+			request(t, "execute_request", map[string]any{"code": "b = 1"}),
+		}
+		// Sent before the failure's reply, but read off the socket after it.
+		late := request(t, "execute_request", map[string]any{"code": "c = 1"})
+		for _, m := range early {
+			m.received = arrived
+		}
+		k.serveShell(context.Background(), early[0], reply)
+		for _, m := range early[1:] {
+			k.serveShell(context.Background(), m, reply)
+		}
+		late.received = time.Now()
+		k.serveShell(context.Background(), late, reply)
+		// Sent after the failure's reply was seen: runs.
+		after := request(t, "execute_request", map[string]any{"code": "d = 1"})
+		after.received = time.Now()
+		k.serveShell(context.Background(), after, reply)
+		want := "[execute error execute aborted kernel_info ok execute aborted execute aborted execute ok]"
 		if !stop {
-			want = "[error]"
+			want = "[execute error execute ok kernel_info ok execute ok execute ok execute ok]"
 		}
-		if fmt.Sprint(replies) != want || len(queue) != 1-len(replies)+1 {
-			t.Errorf("stop_on_error %v: replies %v, want %s; %d queued", stop, replies, want, len(queue))
+		if fmt.Sprint(replies) != want {
+			t.Errorf("stop_on_error %v: replies %v, want %s", stop, replies, want)
 		}
+		_, ranA := k.it.Global("a")
+		_, ranD := k.it.Global("d")
+		if ranA == stop || !ranD {
+			t.Errorf("stop_on_error %v: a ran %v, d ran %v", stop, ranA, ranD)
+		}
+		rec.take()
 	}
-	rec.take()
 }
 
 // TestExecuteWhileBusy: a cell sent on the control socket while another

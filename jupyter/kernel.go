@@ -40,6 +40,8 @@ type Kernel struct {
 	stdout *stream
 	stderr *stream
 
+	digests *digestHistory // the signatures seen, to refuse replays
+
 	pubMu   sync.Mutex
 	publish func(*Message) // sends on iopub; set by Run, or by tests
 
@@ -47,6 +49,11 @@ type Kernel struct {
 	count  int                // the execution count of the next stored cell, from 1
 	cancel context.CancelFunc // cancels the running cell, if any
 	stop   context.CancelFunc // ends Run, after a shutdown request
+
+	// failedAt is when the last failing cell that stops on error was
+	// replied to, until a cell runs again: the execute requests that
+	// arrived before it are aborted (see abortable).
+	failedAt time.Time
 }
 
 // New returns a kernel for the connection conn, with a fresh interpreter.
@@ -63,6 +70,7 @@ func New(conn Connection, opts Options) (*Kernel, error) {
 		log:     log.New(out, "tiny kernel: ", log.LstdFlags),
 		count:   1,
 		publish: func(*Message) {},
+		digests: newDigestHistory(maxDigests),
 	}
 	k.stdout = &stream{name: "stdout", send: k.sendStream}
 	k.stderr = &stream{name: "stderr", send: k.sendStream}
@@ -150,7 +158,7 @@ func (k *Kernel) Run(ctx context.Context) error {
 			time.Sleep(linger)
 			return nil
 		case req := <-shell:
-			k.handle(ctx, req, func(m *Message) { k.send(s.shell, "shell", m) }, shell)
+			k.serveShell(ctx, req, func(m *Message) { k.send(s.shell, "shell", m) })
 		}
 	}
 }
@@ -183,6 +191,11 @@ func (k *Kernel) serve(ctx context.Context, sock zmq4.Socket, name string, queue
 			k.log.Printf("%s: dropped a message: %v", name, err)
 			continue
 		}
+		if !k.digests.add(req.signature) {
+			k.log.Printf("%s: dropped a replayed message (its signature was seen before): %s", name, req.Header.MsgType)
+			continue
+		}
+		req.received = time.Now()
 		if queue != nil {
 			select {
 			case queue <- req:

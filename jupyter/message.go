@@ -41,6 +41,8 @@ type Message struct {
 	Buffers      [][]byte
 
 	rawHeader json.RawMessage // the header as received, for replies' parent_header
+	signature string          // the signature frame as received
+	received  time.Time       // when the kernel read it off its socket
 }
 
 // Errors Decode returns.
@@ -94,7 +96,7 @@ func Decode(frames [][]byte, key []byte) (*Message, error) {
 	if !verify(key, string(body[0]), body[1:5]) {
 		return nil, ErrBadSignature
 	}
-	m := &Message{Identities: frames[:i], Buffers: body[5:]}
+	m := &Message{Identities: frames[:i], Buffers: body[5:], signature: string(body[0])}
 	if err := json.Unmarshal(body[1], &m.Header); err != nil {
 		return nil, fmt.Errorf("jupyter: header: %w", err)
 	}

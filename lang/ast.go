@@ -113,7 +113,7 @@ type DictLit struct {
 	Entries []DictEntry
 }
 
-// Unary is a prefix operation: Op is "-", "+" or "not".
+// Unary is a prefix operation: Op is "-", "+", "~" or "not".
 type Unary struct {
 	Start Pos // the operator
 	Op    string
@@ -121,7 +121,8 @@ type Unary struct {
 }
 
 // Binary is an infix operation. Op is one of "or", "and", "==", "!=", "<",
-// "<=", ">", ">=", "+", "-", "*", "/", "//", "%", "@" and "**".
+// "<=", ">", ">=", "in", "not in", "|", "^", "&", "<<", ">>", "+", "-", "*",
+// "/", "//", "%", "@" and "**".
 // Start is where X begins and OpPos is the operator itself; the contract's
 // error caret points at OpPos.
 type Binary struct {
@@ -129,6 +130,31 @@ type Binary struct {
 	OpPos Pos
 	Op    string
 	X, Y  Expr
+}
+
+// CondExpr is the conditional expression Then if Cond else Else.
+type CondExpr struct {
+	Start            Pos // where Then begins
+	Then, Cond, Else Expr
+}
+
+// CompClause is one clause of a comprehension: "for Vars in Iter" when
+// Vars is set, "if Cond" otherwise.
+type CompClause struct {
+	Start Pos // the "for" or "if"
+	Vars  []*Ident
+	Iter  Expr
+	Cond  Expr
+}
+
+// Comprehension is [Elem for ... if ...] or, when Key is set, the dict
+// comprehension {Key: Elem for ...}. Clauses run left to right, the first
+// outermost, as in Python; the loop variables are local to it.
+type Comprehension struct {
+	Start   Pos // the "[" or "{"
+	Key     Expr
+	Elem    Expr
+	Clauses []CompClause
 }
 
 // Kwarg is a keyword argument name=value of a Call.
@@ -188,37 +214,41 @@ type FnLit struct {
 	Body    *Block
 }
 
-func (*Ident) exprNode()    {}
-func (*Number) exprNode()   {}
-func (*String) exprNode()   {}
-func (*Bool) exprNode()     {}
-func (*None) exprNode()     {}
-func (*Ellipsis) exprNode() {}
-func (*ListLit) exprNode()  {}
-func (*TupleLit) exprNode() {}
-func (*DictLit) exprNode()  {}
-func (*Unary) exprNode()    {}
-func (*Binary) exprNode()   {}
-func (*Call) exprNode()     {}
-func (*Index) exprNode()    {}
-func (*Slice) exprNode()    {}
-func (*Attr) exprNode()     {}
-func (*FnLit) exprNode()    {}
+func (*Ident) exprNode()         {}
+func (*Number) exprNode()        {}
+func (*String) exprNode()        {}
+func (*Bool) exprNode()          {}
+func (*None) exprNode()          {}
+func (*Ellipsis) exprNode()      {}
+func (*ListLit) exprNode()       {}
+func (*TupleLit) exprNode()      {}
+func (*DictLit) exprNode()       {}
+func (*Unary) exprNode()         {}
+func (*Binary) exprNode()        {}
+func (*CondExpr) exprNode()      {}
+func (*Comprehension) exprNode() {}
+func (*Call) exprNode()          {}
+func (*Index) exprNode()         {}
+func (*Slice) exprNode()         {}
+func (*Attr) exprNode()          {}
+func (*FnLit) exprNode()         {}
 
 // Pos returns the node's start.
-func (n *Ident) Pos() Pos    { return n.Start }
-func (n *Number) Pos() Pos   { return n.Start }
-func (n *String) Pos() Pos   { return n.Start }
-func (n *Bool) Pos() Pos     { return n.Start }
-func (n *None) Pos() Pos     { return n.Start }
-func (n *Ellipsis) Pos() Pos { return n.Start }
-func (n *ListLit) Pos() Pos  { return n.Start }
-func (n *TupleLit) Pos() Pos { return n.Start }
-func (n *DictLit) Pos() Pos  { return n.Start }
-func (n *Unary) Pos() Pos    { return n.Start }
-func (n *Binary) Pos() Pos   { return n.Start }
-func (n *Call) Pos() Pos     { return n.Start }
-func (n *Index) Pos() Pos    { return n.Start }
-func (n *Slice) Pos() Pos    { return n.Start }
-func (n *Attr) Pos() Pos     { return n.Start }
-func (n *FnLit) Pos() Pos    { return n.Start }
+func (n *Ident) Pos() Pos         { return n.Start }
+func (n *Number) Pos() Pos        { return n.Start }
+func (n *String) Pos() Pos        { return n.Start }
+func (n *Bool) Pos() Pos          { return n.Start }
+func (n *None) Pos() Pos          { return n.Start }
+func (n *Ellipsis) Pos() Pos      { return n.Start }
+func (n *ListLit) Pos() Pos       { return n.Start }
+func (n *TupleLit) Pos() Pos      { return n.Start }
+func (n *DictLit) Pos() Pos       { return n.Start }
+func (n *Unary) Pos() Pos         { return n.Start }
+func (n *Binary) Pos() Pos        { return n.Start }
+func (n *CondExpr) Pos() Pos      { return n.Start }
+func (n *Comprehension) Pos() Pos { return n.Start }
+func (n *Call) Pos() Pos          { return n.Start }
+func (n *Index) Pos() Pos         { return n.Start }
+func (n *Slice) Pos() Pos         { return n.Start }
+func (n *Attr) Pos() Pos          { return n.Start }
+func (n *FnLit) Pos() Pos         { return n.Start }

@@ -1,21 +1,19 @@
 package lang
 
-import "github.com/alecthomas/participle/v2/lexer"
-
 // This file defines how the scanner tracks brackets: which braces open a
-// block and which a dict, which closers match, and how deeply the parser
-// will recurse.
+// block and which a dict, and which closers match.
 
-// maxDepth bounds the nesting of brackets and prefix, "**" and "else"
-// chains, so that the recursive parser cannot exhaust the stack.
+// maxDepth bounds the nesting of brackets, blocks, prefix operators, "**"
+// exponents, conditional expressions and else-if chains, so that the
+// recursive parser (and the evaluator after it) cannot exhaust the stack.
+// A sequence (a long list, a chain of a + b + c) is not nesting.
 const maxDepth = 400
 
 // bracket is an open bracket: '(', '[', 'd' (a dict's brace) or 'b' (a
-// block's brace), with the nesting operators seen inside it.
+// block's brace).
 type bracket struct {
 	kind byte
-	pos  lexer.Position
-	ops  int
+	pos  position
 }
 
 func (s *scanner) top() byte {
@@ -25,9 +23,8 @@ func (s *scanner) top() byte {
 	return s.open[len(s.open)-1].kind
 }
 
-// nest tracks brackets and the depth estimate for a punctuation or keyword
-// token.
-func (s *scanner) nest(val string, prev *lexer.Token, p lexer.Position) {
+// nest tracks the open brackets for a punctuation or keyword token.
+func (s *scanner) nest(val string, prev *token, p position) {
 	switch val {
 	case "(", "[", "{":
 		kind := val[0]
@@ -38,47 +35,19 @@ func (s *scanner) nest(val string, prev *lexer.Token, p lexer.Position) {
 			}
 		}
 		s.open = append(s.open, bracket{kind: kind, pos: p})
-		s.depth++
 	case ")", "]", "}":
 		// A mismatched closer is left for the parser to report.
 		if n := len(s.open); n > 0 && matches(s.open[n-1].kind, val) {
-			s.depth -= 1 + s.open[n-1].ops
 			s.open = s.open[:n-1]
 		} else {
 			s.mismatch = true
 		}
-	case "-", "+", "not", "**", "else":
-		if val != "**" && val != "else" && endsOperand(prev) {
-			return // a binary operator
-		}
-		s.depth++
-		if n := len(s.open); n > 0 {
-			s.open[n-1].ops++
-		} else {
-			s.topOps++
-		}
-	default:
-		return
-	}
-	if s.depth > maxDepth {
-		s.fail(p, false, "program too deeply nested")
-	}
-}
-
-// separate forgets the nesting operators of the statement just ended.
-func (s *scanner) separate() {
-	if n := len(s.open); n > 0 {
-		s.depth -= s.open[n-1].ops
-		s.open[n-1].ops = 0
-	} else {
-		s.depth -= s.topOps
-		s.topOps = 0
 	}
 }
 
 // endsOperand reports whether t can end an operand or an if/for/while
 // header, so that a "{" after it opens a block rather than a dict.
-func endsOperand(t *lexer.Token) bool {
+func endsOperand(t *token) bool {
 	if t == nil {
 		return false
 	}

@@ -3,8 +3,9 @@
 //
 // Parse turns source text into a *File of statements; every node records
 // where it begins (Pos: file, line, and column counting runes, all
-// 1-based). The evaluator in package interp walks that tree. Nothing of the
-// parser library (participle) appears in this package's API.
+// 1-based). The evaluator in package interp walks that tree. The parser is
+// hand-written recursive descent over the scanner's tokens: it takes time
+// and memory linear in the input, and recurses only for nesting.
 //
 // # Lexical structure
 //
@@ -32,19 +33,25 @@
 //	For      = "for" Ident { "," Ident } "in" Expr Block .
 //	Return   = "return" [ ExprList ] .
 //	Import   = "import" String "as" Ident .
-//	Simple   = ExprList [ ( "=" | "+=" | "-=" | "*=" | "/=" | "//=" | "%=" | "@=" | "**=" ) ExprList ] .
+//	Simple   = ExprList [ AssignOp ExprList ] .
+//	AssignOp = "=" | "+=" | "-=" | "*=" | "/=" | "//=" | "%=" | "@=" | "**="
+//	         | "&=" | "|=" | "^=" | "<<=" | ">>=" .
 //	ExprList = Expr { "," Expr } [ "," ] .
 //
 // The expressions, from the lowest precedence to the highest:
 //
-//	Expr     = Or .
+//	Expr     = Or [ "if" Or "else" Expr ] .
 //	Or       = And { "or" And } .
 //	And      = Not { "and" Not } .
 //	Not      = "not" Not | Cmp .
-//	Cmp      = Add [ ( "==" | "!=" | "<" | "<=" | ">" | ">=" ) Add ] .
+//	Cmp      = BitOr [ ( "==" | "!=" | "<" | "<=" | ">" | ">=" | "in" | "not" "in" ) BitOr ] .
+//	BitOr    = BitXor { "|" BitXor } .
+//	BitXor   = BitAnd { "^" BitAnd } .
+//	BitAnd   = Shift { "&" Shift } .
+//	Shift    = Add { ( "<<" | ">>" ) Add } .
 //	Add      = Mul { ( "+" | "-" ) Mul } .
 //	Mul      = Unary { ( "*" | "/" | "//" | "%" | "@" ) Unary } .
-//	Unary    = ( "-" | "+" ) Unary | Power .
+//	Unary    = ( "-" | "+" | "~" ) Unary | Power .
 //	Power    = Postfix [ "**" Unary ] .
 //	Postfix  = Primary { "(" Args ")" | "[" Sub { "," Sub } [ "," ] "]" | "." Ident } .
 //	Args     = [ Arg { "," Arg } [ "," ] ] .
@@ -53,8 +60,16 @@
 //	Primary  = Int | Float | String | "true" | "false" | "none" | Ident
 //	         | "fn" "(" Params ")" Block
 //	         | "(" [ Expr { "," Expr } [ "," ] ] ")"
-//	         | "[" [ Expr { "," Expr } [ "," ] ] "]"
-//	         | "{" [ Expr ":" Expr { "," Expr ":" Expr } [ "," ] ] "}" .
+//	         | "[" [ Expr ( Comp | { "," Expr } [ "," ] ) ] "]"
+//	         | "{" [ Entry ( Comp | { "," Entry } [ "," ] ) ] "}" .
+//	Entry    = Expr ":" Expr .
+//	Comp     = CompFor { CompFor | "if" Or } .
+//	CompFor  = "for" Ident { "," Ident } "in" Or .
+//
+// The precedence is Python's: "a if c else b" binds loosest, the bitwise
+// operators sit between the comparisons and "+", with "|" loosest and the
+// shifts tightest, and "x not in s" is not (x in s). A comprehension's
+// clauses nest left to right, and its loop variables are its own.
 //
 // So "-2 ** 2" is -(2 ** 2) and "2 ** 3 ** 2" is 2 ** (3 ** 2), as in
 // Python. Binary operators are left associative; comparisons do not chain
@@ -68,8 +83,9 @@
 // keyword arguments follow positional ones and are not repeated; parameters
 // with defaults come last; break and continue sit in a loop and return in a
 // function. So that no input can exhaust the stack, nesting (brackets,
-// prefix operators, "**" and else-if chains together) is limited to 400
-// levels.
+// blocks, prefix operators, "**", conditional expressions and else-if
+// chains together) is limited to 400 levels; a sequence (a list of many
+// elements, a long chain a + b + c) is not nesting.
 //
 // # Errors
 //

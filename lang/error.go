@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // Error is a syntax error at a position. Its Error method returns the
@@ -114,9 +112,4 @@ func Snippet(src string, p Pos) string {
 		col++
 	}
 	return "    " + text.String() + "\n    " + caret.String() + "^"
-}
-
-// fromPos converts a position back to participle's form.
-func fromPos(p Pos, offset int) lexer.Position {
-	return lexer.Position{Filename: p.File, Offset: offset, Line: p.Line, Column: p.Col}
 }

@@ -21,6 +21,10 @@ func FuzzParse(f *testing.F) {
 		"f = fn (x, y=2) { return x, y }\nimport \"lib/nn.tiny\" as nn",
 		"x = 0x1f + 1_000 + .5 + 1e-3 + 'a\\n\\t\\\\'",
 		"x = (1 + \n", "\"abc", "f(1]", "x = 1 \\\n + 2", "é = $",
+		"x = a | b ^ c & d << 2 >> 1; y = ~x; x &= 3; x |= 4; x ^= 5; x <<= 1; x >>= 1",
+		"ok = a in b and c not in d; y = a if ok else -b if not ok else [1, 2]",
+		"ys = [x * 2 for x in xs if x > 0]; zs = [(i, j) for i in range(3) for j in range(i) if i != j]",
+		"d = {k: v for k, v in items}; e = [[-1, -2, -3], [-4, -5, -6]]",
 	} {
 		f.Add(s)
 	}
@@ -50,8 +54,8 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// hints matches what an error may say was expected, so that no term of
-// participle's own messages reaches users.
+// hints matches what an error may say was expected, so that no grammar
+// term reaches users.
 var hints = regexp.MustCompile(`^(expression|name|parameter name|path string|attribute name|` +
 	`function name or parameters|loop variable|"[^"]+"( or "[^"]+")?)$`)
 

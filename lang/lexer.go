@@ -1,18 +1,18 @@
 package lang
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// Token types of the scanner, as participle sees them.
+// Token types of the scanner.
 const (
-	tIdent lexer.TokenType = iota + 1
+	tEOF tokenType = iota
+	tIdent
 	tKeyword
 	tInt
 	tFloat
@@ -22,10 +22,24 @@ const (
 	tTrail // a trailing comma: before a closing bracket or a separator
 )
 
-var symbols = map[string]lexer.TokenType{
-	"EOF": lexer.EOF, "Ident": tIdent, "Keyword": tKeyword, "Int": tInt,
-	"Float": tFloat, "String": tString, "Punct": tPunct, "Sep": tSep, "Trail": tTrail,
+// position is where a token begins: its byte offset, line and column
+// (counting runes), both 1-based.
+type position struct {
+	Offset       int
+	Line, Column int32
 }
+
+// token is one token of the scanner. Aux indexes the decoded value of a
+// string literal in scanner.strs.
+type token struct {
+	Value string
+	Pos   position
+	Type  tokenType
+	Aux   int32
+}
+
+// tokenType is the kind of a token.
+type tokenType uint8
 
 var keywords = map[string]bool{
 	"fn": true, "return": true, "if": true, "else": true, "for": true, "in": true,
@@ -47,9 +61,11 @@ func Keywords() []string {
 // puncts lists the operators and delimiters, longest first so that the
 // scanner takes "**=" before "**" before "*".
 var puncts = []string{
-	"//=", "**=", "...",
+	"//=", "**=", "<<=", ">>=", "...",
 	"**", "//", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=", "%=", "@=",
+	"&=", "|=", "^=", "<<", ">>",
 	"+", "-", "*", "/", "%", "@", "<", ">", "=", "(", ")", "[", "]", "{", "}",
+	"&", "|", "^", "~",
 	",", ":", ".", ";",
 }
 
@@ -73,31 +89,33 @@ type scanner struct {
 	off      int
 	line     int
 	col      int
-	toks     []lexer.Token
+	toks     []token
 	open     []bracket
-	depth    int // an estimate of the parser's nesting; see nest
-	topOps   int // nesting operators at the top level since the last separator
-	sep      *lexer.Token
+	sep      *token
 	err      *Error
 	errOff   int  // offset of err
 	atEOF    bool // err was caused by the input ending too early
 	mismatch bool // a closing bracket did not match the open one
-	end      lexer.Position
-	strs     map[int]string // decoded string literals by offset
-	nums     map[int]*Number
+	end      position
+	strs     []string // decoded string literals, by token Aux
 }
 
 func newScanner(file, src string) *scanner {
-	s := &scanner{file: file, src: src, line: 1, col: 1,
-		strs: map[int]string{}, nums: map[int]*Number{}}
+	s := &scanner{file: file, src: src, line: 1, col: 1}
+	s.toks = make([]token, 0, len(src)/3+8)
 	if strings.HasPrefix(src, "\ufeff") {
 		s.off = len("\ufeff") // a byte order mark takes no column
 	}
 	return s
 }
 
-func (s *scanner) pos() lexer.Position {
-	return lexer.Position{Filename: s.file, Offset: s.off, Line: s.line, Column: s.col}
+// at converts a token position.
+func (s *scanner) at(p position) Pos {
+	return Pos{File: s.file, Line: int(p.Line), Col: int(p.Column)}
+}
+
+func (s *scanner) pos() position {
+	return position{Offset: s.off, Line: int32(s.line), Column: int32(s.col)}
 }
 
 // advance moves past n bytes, counting lines and runes; an invalid UTF-8
@@ -129,9 +147,9 @@ func (s *scanner) peekByte(k int) byte {
 }
 
 // fail records the first error; the scan stops there.
-func (s *scanner) fail(p lexer.Position, atEOF bool, msg string) {
+func (s *scanner) fail(p position, atEOF bool, msg string) {
 	if s.err == nil {
-		s.err = &Error{Pos: toPos(p), Msg: msg}
+		s.err = &Error{Pos: s.at(p), Msg: msg}
 		s.errOff = p.Offset
 		s.atEOF = atEOF
 	}
@@ -144,7 +162,7 @@ func (s *scanner) significant() bool {
 
 // scan tokenizes the whole input, stopping at the first error. The token
 // list always ends with an EOF token.
-func (s *scanner) scan() []lexer.Token {
+func (s *scanner) scan() []token {
 	for s.err == nil && s.off < len(s.src) {
 		s.next()
 	}
@@ -153,12 +171,12 @@ func (s *scanner) scan() []lexer.Token {
 		t.Type = tTrail
 	}
 	if len(s.toks) == 0 {
-		eof = lexer.Position{Filename: s.file, Line: 1, Column: 1}
+		eof = position{Line: 1, Column: 1}
 	}
 	if s.err != nil && !s.atEOF {
-		eof = fromPos(s.err.Pos, s.errOff)
+		eof = position{Offset: s.errOff, Line: int32(s.err.Pos.Line), Column: int32(s.err.Pos.Col)}
 	}
-	s.toks = append(s.toks, lexer.EOFToken(eof))
+	s.toks = append(s.toks, token{Type: tEOF, Pos: eof})
 	return s.toks
 }
 
@@ -187,7 +205,7 @@ func (s *scanner) next() {
 			if c == '\n' && len(s.toks) > 0 {
 				p = s.end
 			}
-			s.sep = &lexer.Token{Type: tSep, Value: string(c), Pos: p}
+			s.sep = &token{Type: tSep, Value: string(c), Pos: p}
 		}
 		s.advance(1)
 	case isLetter(r):
@@ -209,6 +227,9 @@ func (s *scanner) next() {
 		s.scanNumber()
 	case c == '"' || c == '\'':
 		s.scanString()
+	case (c == '&' || c == '|') && s.peekByte(1) == c:
+		s.fail(s.pos(), false, fmt.Sprintf("%q is not an operator; use %s", s.src[s.off:s.off+2], map[byte]string{'&': "and", '|': "or"}[c]))
+		s.advance(2)
 	default:
 		for _, p := range punctsByByte[c] {
 			if strings.HasPrefix(s.src[s.off:], p) {
@@ -229,7 +250,7 @@ func (s *scanner) next() {
 
 // emit appends a token, first flushing a pending separator when it is
 // needed, and tracks the brackets.
-func (s *scanner) emit(typ lexer.TokenType, val string, p lexer.Position) {
+func (s *scanner) emit(typ tokenType, val string, p position) {
 	prev := s.last()
 	if prev != nil && prev.Type == tPunct && prev.Value == "," && (s.sep != nil || val == ")" || val == "]" || val == "}") {
 		prev.Type = tTrail
@@ -239,19 +260,18 @@ func (s *scanner) emit(typ lexer.TokenType, val string, p lexer.Position) {
 		startOfBlock := prev == nil || prev.Type == tSep || prev.Type == tPunct && prev.Value == "{"
 		if !startOfBlock && !closesBlock && !(typ == tKeyword && val == "else") {
 			s.toks = append(s.toks, *s.sep)
-			s.separate()
 		}
 		s.sep = nil
 		prev = s.last()
 	}
-	s.toks = append(s.toks, lexer.Token{Type: typ, Value: val, Pos: p})
+	s.toks = append(s.toks, token{Type: typ, Value: val, Pos: p})
 	s.end = s.pos()
 	if typ == tPunct || typ == tKeyword {
 		s.nest(val, prev, p)
 	}
 }
 
-func (s *scanner) last() *lexer.Token {
+func (s *scanner) last() *token {
 	if len(s.toks) == 0 {
 		return nil
 	}
@@ -259,7 +279,7 @@ func (s *scanner) last() *lexer.Token {
 }
 
 // pythonisms suggests the spelling of operators borrowed from C.
-var pythonisms = map[rune]string{'&': "and", '|': "or", '!': "not"}
+var pythonisms = map[rune]string{'!': "not"}
 
 func isLetter(r rune) bool { return r == '_' || unicode.IsLetter(r) }
 func isDigit(c byte) bool  { return '0' <= c && c <= '9' }

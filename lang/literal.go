@@ -41,12 +41,10 @@ func (s *scanner) scanNumber() {
 	}
 	lit := src[start:i]
 	s.advance(i - start)
-	n, msg := parseNumber(lit, base, isFloat)
-	if msg != "" {
+	if _, msg := parseNumber(lit, base, isFloat); msg != "" {
 		s.fail(p, false, msg)
 		return
 	}
-	s.nums[start] = n
 	if isFloat {
 		s.emit(tFloat, lit, p)
 	} else {
@@ -89,21 +87,33 @@ func exponentEnd(src string, i int) int {
 	return skipDigits(src, j)
 }
 
+// number converts a number token that the scanner has checked.
+func number(t *token) Number {
+	base := 10
+	if len(t.Value) > 1 && t.Value[0] == '0' {
+		if b, ok := prefixBase[t.Value[1]|0x20]; ok {
+			base = b
+		}
+	}
+	n, _ := parseNumber(t.Value, base, t.Type == tFloat)
+	return n
+}
+
 // parseNumber checks and converts a number literal. It returns an error
 // message instead of a number when the literal is malformed.
-func parseNumber(lit string, base int, isFloat bool) (*Number, string) {
-	bad := "invalid number " + lit
+func parseNumber(lit string, base int, isFloat bool) (Number, string) {
+	const bad = "invalid number "
 	for k := 0; k < len(lit); k++ {
 		if lit[k] == '_' && (k == 0 || k+1 == len(lit) || !isAlnum(lit[k-1]) || !isAlnum(lit[k+1])) {
-			return nil, bad
+			return Number{}, bad + lit
 		}
 	}
 	clean := strings.ReplaceAll(lit, "_", "")
-	n := &Number{Lit: lit, IsFloat: isFloat}
+	n := Number{Lit: lit, IsFloat: isFloat}
 	if isFloat {
 		f, err := strconv.ParseFloat(clean, 64)
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return nil, bad
+			return Number{}, bad + lit
 		}
 		n.Float = f
 		return n, ""
@@ -112,13 +122,13 @@ func parseNumber(lit string, base int, isFloat bool) (*Number, string) {
 	if base != 10 {
 		digits = clean[2:]
 	} else if len(clean) > 1 && clean[0] == '0' && strings.Trim(clean, "0") != "" {
-		return nil, bad + " (leading zeros are not allowed)"
+		return Number{}, bad + lit + " (leading zeros are not allowed)"
 	}
 	v, err := strconv.ParseInt(digits, base, 64)
 	if errors.Is(err, strconv.ErrRange) {
-		return nil, "integer " + lit + " is too large for int64"
+		return Number{}, "integer " + lit + " is too large for int64"
 	} else if err != nil {
-		return nil, bad
+		return Number{}, bad + lit
 	}
 	n.Int = v
 	return n, ""
@@ -145,8 +155,9 @@ func (s *scanner) scanString() {
 		switch {
 		case c == q:
 			s.advance(1)
-			s.strs[start] = b.String()
+			s.strs = append(s.strs, b.String())
 			s.emit(tString, s.src[start:s.off], p)
+			s.last().Aux = int32(len(s.strs) - 1)
 			return
 		case c == '\\':
 			if !s.scanEscape(&b) {

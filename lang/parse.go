@@ -1,43 +1,27 @@
 package lang
 
 import (
-	"errors"
 	"fmt"
 	"strings"
-	"sync"
-
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
 )
-
-// parser is built on first use, so that programs that never parse start fast.
-var parser = sync.OnceValue(newParser)
 
 // Parse parses a source file. filename is used only in positions. On
 // failure it returns a nil *File and an *Error; it never panics. Parse is
-// safe for concurrent use.
+// safe for concurrent use, and takes time and memory linear in len(src).
 func Parse(filename, src string) (f *File, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			e, ok := r.(*Error)
-			if !ok {
-				e = &Error{Pos: Pos{File: filename, Line: 1, Col: 1}, Msg: fmt.Sprintf("internal error: %v", r)}
-			}
-			f, err = nil, e
-		}
-	}()
 	s := newScanner(filename, src)
 	toks := s.scan()
-	peek, perr := lexer.Upgrade(&tokenLexer{toks: toks})
-	var g *gFile
-	if perr == nil {
-		g, perr = parser().ParseFromLexer(peek)
+	defer func() {
+		if r := recover(); r != nil {
+			f, err = nil, s.choose(r, filename)
+		}
+	}()
+	p := &parser{s: s, toks: toks}
+	f = p.file(filename)
+	if s.err != nil {
+		return nil, s.err
 	}
-	if e := s.choose(perr, toks); e != nil {
-		return nil, e
-	}
-	c := &converter{strs: s.strs, nums: s.nums}
-	return c.file(filename, g), nil
+	return f, nil
 }
 
 // ParseExpr parses src as a single expression.
@@ -58,26 +42,30 @@ func ParseExpr(filename, src string) (Expr, error) {
 	return nil, &Error{Pos: p, Msg: "expected an expression"}
 }
 
-// choose picks the error to report: the scanner's unless the parser failed
-// on an earlier token.
-func (s *scanner) choose(perr error, toks []lexer.Token) *Error {
-	if perr == nil {
-		return s.err
-	}
-	var ute *participle.UnexpectedTokenError
-	if s.err != nil && !(errors.As(perr, &ute) && ute.Unexpected.Type != lexer.EOF && ute.Unexpected.Pos.Offset < s.errOff) {
-		return s.err
-	}
-	if e := s.unclosed(perr); e != nil {
+// choose picks the error to report from what the parser panicked with: the
+// scanner's error unless the parser failed on an earlier token.
+func (s *scanner) choose(r any, filename string) *Error {
+	switch e := r.(type) {
+	case *syntaxErr:
+		if s.err != nil && (e.tok.Type == tEOF || e.tok.Pos.Offset >= s.errOff) {
+			return s.err
+		}
+		if e := s.unclosed(e); e != nil {
+			return e
+		}
+		return s.words(e)
+	case *Error:
+		if s.err != nil {
+			return s.err
+		}
 		return e
 	}
-	return syntaxError(perr, toks)
+	return &Error{Pos: Pos{File: filename, Line: 1, Col: 1}, Msg: fmt.Sprintf("internal error: %v", r)}
 }
 
 // unclosed reports a bracket left open when the parser ran out of input.
-func (s *scanner) unclosed(perr error) *Error {
-	var ute *participle.UnexpectedTokenError
-	if len(s.open) == 0 || !errors.As(perr, &ute) || ute.Unexpected.Type != lexer.EOF {
+func (s *scanner) unclosed(e *syntaxErr) *Error {
+	if len(s.open) == 0 || e.tok.Type != tEOF {
 		return nil
 	}
 	b := s.open[len(s.open)-1]
@@ -85,26 +73,17 @@ func (s *scanner) unclosed(perr error) *Error {
 	if b.kind == 'd' || b.kind == 'b' {
 		open = "{"
 	}
-	return &Error{Pos: toPos(b.pos), Msg: fmt.Sprintf("%q is never closed", open)}
+	return &Error{Pos: s.at(b.pos), Msg: fmt.Sprintf("%q is never closed", open)}
 }
 
-// syntaxError words a participle error without its grammar terms:
-// `unexpected "}"`, `unexpected newline, expected expression`.
-func syntaxError(perr error, toks []lexer.Token) *Error {
-	var ute *participle.UnexpectedTokenError
-	if !errors.As(perr, &ute) {
-		var pe participle.Error
-		p := toks[len(toks)-1].Pos
-		if errors.As(perr, &pe) {
-			p = pe.Position()
-		}
-		return &Error{Pos: toPos(p), Msg: "syntax error"}
-	}
-	tok := ute.Unexpected
+// words words a syntax error: `unexpected "}"`, `unexpected newline,
+// expected expression`, `unexpected name y at end of statement`.
+func (s *scanner) words(e *syntaxErr) *Error {
+	tok := e.tok
 	msg := "unexpected " + describeToken(tok)
-	hint := expected(ute.Message())
+	hint := e.hint
 	if hint == "" {
-		hint = expectHint(prevToken(toks, tok))
+		hint = expectHint(e.prev)
 	}
 	switch {
 	case tok.Type == tIdent && tok.Value == "elif":
@@ -116,12 +95,12 @@ func syntaxError(perr error, toks []lexer.Token) *Error {
 	case hint != "":
 		msg += ", expected " + hint
 	}
-	return &Error{Pos: toPos(tok.Pos), Msg: msg}
+	return &Error{Pos: s.at(tok.Pos), Msg: msg}
 }
 
-func describeToken(t lexer.Token) string {
+func describeToken(t token) string {
 	switch t.Type {
-	case lexer.EOF:
+	case tEOF:
 		return "end of input"
 	case tSep:
 		if t.Value == "\n" {
@@ -146,20 +125,13 @@ func describeToken(t lexer.Token) string {
 	return fmt.Sprintf("%q", t.Value)
 }
 
-// grammarNames words the grammar's rule names for error messages.
-var grammarNames = map[string]string{
-	"GBlock": `"{"`, "GExpr": "expression", "GExprList": "expression", "GName": "name",
-	"GParam": "parameter name", "GString": "path string", "GCall": `"("`,
-	"GIf": `"if" or "{"`, "GTok": endOfBlock,
-}
-
 // endOfBlock marks the hint when a block's closing brace was expected:
 // before a token that can start a statement, a separator is missing.
 const endOfBlock = "end of block"
 
 // startsStmt reports whether t could begin a statement, so that after a
 // complete statement it most likely lacks a separator before it.
-func startsStmt(t lexer.Token) bool {
+func startsStmt(t token) bool {
 	switch t.Type {
 	case tIdent, tInt, tFloat, tString, tKeyword:
 		return true
@@ -167,42 +139,11 @@ func startsStmt(t lexer.Token) bool {
 	return false
 }
 
-// expected returns what participle's message says it expected, when that is
-// a single token or a rule with a user-facing name.
-func expected(msg string) string {
-	_, want, ok := strings.Cut(msg, "(expected ")
-	if !ok {
-		return ""
-	}
-	if strings.HasPrefix(want, "(GIf | GBlock)") {
-		return grammarNames["GIf"] // the only group whose alternatives we name
-	}
-	if strings.HasPrefix(want, `"`) {
-		if end := strings.Index(want[1:], `"`); end >= 0 {
-			return want[:end+2]
-		}
-		return ""
-	}
-	name := want
-	if i := strings.IndexAny(want, " ()|*?"); i >= 0 {
-		name = want[:i]
-	}
-	return grammarNames[name]
-}
-
-// prevToken returns the token before t in toks, or nil.
-func prevToken(toks []lexer.Token, t lexer.Token) *lexer.Token {
-	for i := 1; i < len(toks); i++ {
-		if toks[i].Pos.Offset == t.Pos.Offset && toks[i].Type == t.Type {
-			return &toks[i-1]
-		}
-	}
-	return nil
-}
-
 // operandOps lists the tokens that must be followed by an expression.
 var operandOps = map[string]bool{
-	"or": true, "and": true, "not": true, "if": true, "while": true, "in": true,
+	"or": true, "and": true, "not": true, "if": true, "while": true, "in": true, "else": true,
+	"|": true, "^": true, "&": true, "<<": true, ">>": true, "~": true,
+	"&=": true, "|=": true, "^=": true, "<<=": true, ">>=": true,
 	"==": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true,
 	"+": true, "-": true, "*": true, "/": true, "//": true, "%": true, "@": true, "**": true,
 	"=": true, "+=": true, "-=": true, "*=": true, "/=": true, "//=": true, "%=": true,
@@ -210,7 +151,7 @@ var operandOps = map[string]bool{
 }
 
 // expectHint says what should have followed prev, where that is clear.
-func expectHint(prev *lexer.Token) string {
+func expectHint(prev *token) string {
 	if prev == nil || prev.Type != tPunct && prev.Type != tKeyword {
 		return ""
 	}

@@ -82,6 +82,24 @@ func (n *Call) String() string {
 	return sexp("call", parts...)
 }
 
+func (n *CondExpr) String() string { return sexp("if", n.Cond, n.Then, n.Else) }
+
+func (n *Comprehension) String() string {
+	parts := []any{n.Elem}
+	head := "listcomp"
+	if n.Key != nil {
+		head, parts = "dictcomp", []any{sexp(":", n.Key, n.Elem)}
+	}
+	for _, c := range n.Clauses {
+		if c.Vars != nil {
+			parts = append(parts, sexp("for", sexp("vars", exprs(c.Vars)...), c.Iter))
+		} else {
+			parts = append(parts, sexp("if", c.Cond))
+		}
+	}
+	return sexp(head, parts...)
+}
+
 func (n *Index) String() string {
 	return sexp("index", append([]any{n.X}, exprs(n.Indices)...)...)
 }

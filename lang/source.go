@@ -29,10 +29,15 @@ func Source(n Node) string {
 
 // Precedence levels, from the loosest binding to the tightest.
 const (
-	precOr = iota + 1
+	precCond = iota + 1
+	precOr
 	precAnd
 	precNot
 	precCmp
+	precBitOr
+	precBitXor
+	precBitAnd
+	precShift
 	precAdd
 	precMul
 	precUnary
@@ -43,6 +48,8 @@ const (
 var binaryPrec = map[string]int{
 	"or": precOr, "and": precAnd,
 	"==": precCmp, "!=": precCmp, "<": precCmp, "<=": precCmp, ">": precCmp, ">=": precCmp,
+	"in": precCmp, "not in": precCmp, "|": precBitOr, "^": precBitXor, "&": precBitAnd,
+	"<<": precShift, ">>": precShift,
 	"+": precAdd, "-": precAdd, "*": precMul, "/": precMul, "//": precMul, "%": precMul, "@": precMul,
 	"**": precPower,
 }
@@ -57,6 +64,8 @@ func prec(e Expr) int {
 			return precNot
 		}
 		return precUnary
+	case *CondExpr:
+		return precCond
 	case *Number, *FnLit:
 		return precPostfix // they need parentheses before "." or "("
 	}
@@ -145,6 +154,14 @@ func writeNode(b *strings.Builder, n Node) {
 	case *Attr:
 		writeExpr(b, n.X, precPostfix+1)
 		b.WriteString("." + n.Name)
+	case *CondExpr:
+		writeExpr(b, n.Then, precOr)
+		b.WriteString(" if ")
+		writeExpr(b, n.Cond, precOr)
+		b.WriteString(" else ")
+		writeExpr(b, n.Else, precCond)
+	case *Comprehension:
+		writeComp(b, n)
 	case *FnLit:
 		writeFn(b, n)
 	default:
@@ -173,6 +190,31 @@ func writeBinary(b *strings.Builder, n *Binary) {
 	writeExpr(b, n.X, left)
 	b.WriteString(" " + n.Op + " ")
 	writeExpr(b, n.Y, right)
+}
+
+func writeComp(b *strings.Builder, n *Comprehension) {
+	if n.Key != nil {
+		b.WriteString("{")
+		writeNode(b, n.Key)
+		b.WriteString(": ")
+	} else {
+		b.WriteString("[")
+	}
+	writeNode(b, n.Elem)
+	for _, c := range n.Clauses {
+		if c.Vars != nil {
+			writeList(b, " for ", " in ", c.Vars)
+			writeExpr(b, c.Iter, precOr)
+		} else {
+			b.WriteString(" if ")
+			writeExpr(b, c.Cond, precOr)
+		}
+	}
+	if n.Key != nil {
+		b.WriteString("}")
+	} else {
+		b.WriteString("]")
+	}
 }
 
 func writeFn(b *strings.Builder, n *FnLit) {

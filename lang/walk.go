@@ -35,6 +35,14 @@ func children(n Node) []Node {
 		return []Node{n.X}
 	case *Binary:
 		return []Node{n.X, n.Y}
+	case *CondExpr:
+		return []Node{n.Then, n.Cond, n.Else}
+	case *Comprehension:
+		out := []Node{n.Key, n.Elem}
+		for _, c := range n.Clauses {
+			out = append(append(out, nodes(c.Vars)...), c.Iter, c.Cond)
+		}
+		return out
 	case *Call:
 		out := append([]Node{n.Fn}, nodes(n.Args)...)
 		for _, kw := range n.Kwargs {

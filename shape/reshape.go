@@ -280,6 +280,13 @@ func reshapeMask(mask [][2]int64, old, shape []int64) ([][2]int64, bool) {
 	if mask == nil {
 		return nil, true
 	}
+	for _, m := range mask {
+		if m[1]-m[0] < 1 {
+			// Nothing is valid: nothing to carry, so any reshape is one
+			// fully masked view of the new shape.
+			return make([][2]int64, len(shape)), true
+		}
+	}
 	ri, rj := len(old)-1, len(shape)-1
 	nextOld := func() int64 {
 		if ri < 0 {

@@ -44,7 +44,7 @@ func TestDocs(t *testing.T) {
 			t.Errorf("%s: doc %q does not start with its call", name, d.Text)
 		}
 	}
-	if d := byName["layernorm"]; d.Signature != "layernorm(x, eps=1e-5)" {
+	if d := byName["layernorm"]; d.Signature != "layernorm(x, eps=1e-5, axis=-1)" {
 		t.Errorf("layernorm signature = %q", d.Signature)
 	}
 }

@@ -189,8 +189,15 @@ func (e *Engine) Eye(n, m int) *Tensor {
 	if n == 0 || m == 0 {
 		return e.Zeros(Float32, n, m)
 	}
-	return e.Full([]int{n, 1}, 1, Float32).Pad([][2]int{{0, 0}, {0, m}}).
-		Reshape(n*(m+1)).Shrink([][2]int{{0, n * m}}).Reshape(n, m)
+	// The square identity of the larger side, cut to n by m: a row of m+1
+	// would wrap the diagonal around when n > m+1.
+	k := max(n, m)
+	sq := e.Full([]int{k, 1}, 1, Float32).Pad([][2]int{{0, 0}, {0, k}}).
+		Reshape(k*(k+1)).Shrink([][2]int{{0, k * k}}).Reshape(k, k)
+	if k == n && k == m {
+		return sq
+	}
+	return sq.Shrink([][2]int{{0, n}, {0, m}})
 }
 
 func isIntegral(v float64) bool { return v == math.Trunc(v) && math.Abs(v) < 1<<53 }

@@ -291,6 +291,14 @@ func (t *Tensor) Maximum(y any) *Tensor {
 // It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) Minimum(y any) *Tensor {
 	a, b := t.broadcasted(y, false)
+	switch {
+	case a.n.dtype == Bool:
+		return alu(codegen.OpAnd, Bool, a, b)
+	case a.n.dtype.IsFloat():
+		// -max(-a, -b): NaN propagates and a tie splits the gradient, as
+		// Maximum's.
+		return alu(codegen.OpMax, a.n.dtype, a.Neg(), b.Neg()).Neg()
+	}
 	return b.Lt(a).Where(b, a)
 }
 

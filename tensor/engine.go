@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 	"time"
+	"weak"
 
 	"tiny/codegen"
 	"tiny/devices"
@@ -46,6 +47,9 @@ type Engine struct {
 	// interp, when set (by tests), runs kernels instead of the device: the
 	// package's reference evaluator of kernel ASTs.
 	interp func(k *codegen.Kernel, bufs []*devices.Buffer)
+
+	pendMu  sync.Mutex
+	pending []weak.Pointer[lazy] // losses and gradients of Backward, for the next in-place step (assign.go)
 
 	rngMu sync.Mutex
 	seed  uint64 // manual_seed value

@@ -43,7 +43,7 @@ func (t *Tensor) Gradient(targets ...*Tensor) []*Tensor {
 		checkTarget("gradient", i+1, x.n)
 		want[x.n] = true
 	}
-	grads, stale := backward(t.n, func(n *lazy) bool { return want[n] })
+	grads, _, stale := backward(t.n, func(n *lazy) bool { return want[n] })
 	if stale != nil {
 		fail("gradient: the loss depends on a target through a tensor that was realized (read, or realize()) before the gradient and forgot how it was computed: take gradients before reading values, or mark the targets with requires_grad_() so that reads keep the graph")
 	}
@@ -63,19 +63,23 @@ func (t *Tensor) Gradient(targets ...*Tensor) []*Tensor {
 // with a *Error as Gradient does.
 func (t *Tensor) Backward() *Tensor {
 	t.checkLoss("backward")
-	grads, stale := backward(t.n, func(n *lazy) bool { return n.requiresGrad })
+	grads, reached, stale := backward(t.n, func(n *lazy) bool { return n.requiresGrad })
 	if stale != nil {
 		fail("backward: the loss depends on a tensor that requires grad through a tensor that realize() made a leaf: call backward before realizing")
 	}
 	if len(grads) == 0 {
 		fail("backward: the loss depends on no tensor that requires grad")
 	}
-	for n, g := range grads {
+	pend := []*lazy{t.n}
+	for _, n := range reached {
+		g := grads[n]
 		if n.grad != nil {
 			g = (&Tensor{n.grad}).Add(g)
 		}
 		n.grad = g.n
+		pend = append(pend, g.n)
 	}
+	t.n.eng.addPending(pend...)
 	return t
 }
 
@@ -90,7 +94,7 @@ func (t *Tensor) SetRequiresGrad(on bool) *Tensor {
 			t.n = &lazy{kind: kContiguous, dtype: t.n.dtype, shape: t.n.shape, src: []*lazy{t.n}, eng: t.n.eng}
 		}
 	}
-	t.n.requiresGrad = on
+	t.n.requiresGrad, t.n.gradSet = on, true
 	return t
 }
 
@@ -107,6 +111,11 @@ func (t *Tensor) Detach() *Tensor {
 
 // RequiresGrad reports whether t is marked with SetRequiresGrad.
 func (t *Tensor) RequiresGrad() bool { return t.n.requiresGrad }
+
+// RequiresGradSet reports whether SetRequiresGrad was called on t, with
+// true or false: tinygrad's requires_grad is None until then, and an
+// optimizer marks only its parameters that are still None.
+func (t *Tensor) RequiresGradSet() bool { return t.n.gradSet }
 
 // Grad returns the gradient Backward stored for t, or nil before Backward.
 func (t *Tensor) Grad() *Tensor {
@@ -232,7 +241,7 @@ func cutLeaves(n *lazy, memo map[*lazy][]*lazy) []weak.Pointer[lazy] {
 // node for which isTarget is true) that root depends on through float
 // values, and a realized leaf of the graph computed from a target, if there
 // is one: the gradient through it is lost, so the result would be wrong.
-func backward(root *lazy, isTarget func(*lazy) bool) (grads map[*lazy]*Tensor, stale *lazy) {
+func backward(root *lazy, isTarget func(*lazy) bool) (grads map[*lazy]*Tensor, reached []*lazy, stale *lazy) {
 	// Topological order, sources first, of the nodes on a path to a target.
 	var order, targets []*lazy
 	reaches := map[*lazy]bool{}
@@ -262,7 +271,7 @@ func backward(root *lazy, isTarget func(*lazy) bool) (grads map[*lazy]*Tensor, s
 		return r
 	}
 	if !visit(root) {
-		return nil, stale
+		return nil, nil, stale
 	}
 	grads = map[*lazy]*Tensor{root: root.eng.Full(root.shape, 1, root.dtype)}
 	for i := len(order) - 1; i >= 0; i-- {
@@ -287,9 +296,10 @@ func backward(root *lazy, isTarget func(*lazy) bool) (grads map[*lazy]*Tensor, s
 	for _, n := range targets {
 		if g := grads[n]; g != nil {
 			out[n] = g
+			reached = append(reached, n)
 		}
 	}
-	return out, stale
+	return out, reached, stale
 }
 
 // gradRule returns the gradients of n's sources (gradSrcs) given g, the
@@ -310,6 +320,8 @@ func gradRule(n *lazy, g *Tensor) []*Tensor {
 		return []*Tensor{reduceGrad(was, n, g)}
 	case kElementwise:
 		return aluGrad(was, n, g)
+	case kGather:
+		return []*Tensor{gatherGrad(was, g), nil}
 	}
 	return nil
 }

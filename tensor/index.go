@@ -9,6 +9,7 @@ type IndexItem struct {
 	i           int
 	start, stop *int
 	step        int
+	idx         *Tensor // itemTensor: the integer positions (advindex.go)
 }
 
 const (
@@ -16,6 +17,7 @@ const (
 	itemSlice
 	itemNewAxis
 	itemEllipsis
+	itemTensor
 )
 
 // Int indexes one position of an axis (negative counts from the end) and
@@ -57,6 +59,11 @@ var Ellipsis = IndexItem{kind: itemEllipsis}
 // panics with a *Error on too many indices, an index out of bounds, a zero
 // step or two ellipses.
 func (t *Tensor) Index(items ...IndexItem) *Tensor {
+	for _, it := range items {
+		if it.kind == itemTensor {
+			return t.advIndex(items)
+		}
+	}
 	n := t.Ndim()
 	used, ell := 0, -1
 	for k, it := range items {

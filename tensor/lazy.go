@@ -18,6 +18,7 @@ const (
 	kReduce                  // op folds axes of src; the node has the keepdim shape
 	kContiguous              // a copy of src into a fresh buffer
 	kView                    // base seen through st
+	kGather                  // src[0] read along axes[0] at the positions src[1] holds (gather.go)
 )
 
 // lazy is a node of the lazy graph, tinygrad's LazyBuffer. A base (every
@@ -35,8 +36,9 @@ type lazy struct {
 	base *lazy         // view: the base it looks at
 	st   shape.Tracker // view: from this node's shape to base's layout
 
-	buf *devices.Buffer // buffer: the data
-	eng *Engine
+	buf  *devices.Buffer // buffer: the data
+	eng  *Engine
+	into *lazy // contiguous made by Assign: the buffer node it may overwrite in place
 
 	// Autograd (grad.go). A view collapses onto its base, so it also keeps
 	// the node it was made from and the movement that made it: backward
@@ -44,6 +46,7 @@ type lazy struct {
 	parent       *lazy                // view: the node the movement was applied to
 	mv           move                 // view: that movement
 	requiresGrad bool                 // Backward stores this node's gradient in grad
+	gradSet      bool                 // requiresGrad was set explicitly (tinygrad's requires_grad is True, False or None)
 	grad         *lazy                // the gradient Backward stored, nil before
 	history      *lazy                // realized buffer: the node it was, kept for backward when a read realized it (see Realize)
 	cut          []weak.Pointer[lazy] // realized buffer without history: what it was computed from (cutLeaves)

@@ -164,14 +164,14 @@ func (t *Tensor) Transpose(a, b int) *Tensor {
 	return t.Permute(order...)
 }
 
-// T returns t with its axes reversed (a matrix's transpose).
+// T returns t with its first two axes swapped, as tinygrad's (transpose()
+// with its defaults): a matrix's transpose. It panics with a *Error below
+// rank 2, as tinygrad raises.
 func (t *Tensor) T() *Tensor {
-	n := t.Ndim()
-	order := make([]int, n)
-	for i := range order {
-		order[i] = n - 1 - i
+	if t.Ndim() < 2 {
+		fail("T: needs a tensor of rank 2 or more, got rank %d (T swaps axes 0 and 1)", t.Ndim())
 	}
-	return t.Permute(order...)
+	return t.Transpose(1, 0)
 }
 
 // Flatten merges axes start..end (default all) into one. It panics with a

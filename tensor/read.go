@@ -97,7 +97,14 @@ func (t *Tensor) Value() any {
 	if t.Numel() != 1 {
 		fail("item: tensor of shape %s has %d elements, want 1", FormatShape(t.n.shape), t.Numel())
 	}
-	return t.ToList()
+	v := t.ToList()
+	for {
+		l, ok := v.([]any)
+		if !ok {
+			return v
+		}
+		v = l[0] // shape (1,), (1, 1), ...: the one leaf
+	}
 }
 
 // ToList returns t as nested []any (one level per axis) of bool, int64 or

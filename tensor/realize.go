@@ -94,6 +94,12 @@ func (t *Tensor) Schedule() []*codegen.Kernel {
 func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	for _, t := range targets {
+		if t.baseOf().into != nil {
+			targets = append(targets, e.takePending()...)
+			break
+		}
+	}
 	items := schedule(targets)
 	if len(items) == 0 {
 		return
@@ -110,6 +116,14 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 	isTarget := map[*lazy]bool{}
 	for _, t := range targets {
 		isTarget[t.baseOf()] = true
+	}
+	for _, it := range items {
+		if it.out.into != nil {
+			// An assigned tensor becomes its buffer even when it was
+			// only computed on the way: the old buffer may be
+			// overwritten, so it cannot be recomputed later.
+			isTarget[it.out] = true
+		}
 	}
 	lastUse := map[*lazy]int{}
 	for i, it := range items {
@@ -133,7 +147,13 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 		e.compileAhead(items, log)
 	}
 	for i, it := range items {
-		out, ok := devices.Reuse(it.out.dtype, prod(it.out.shape))
+		out, ok := inPlace(items, i, bufOf), false
+		if out != nil {
+			out.Share()
+			ok = true
+		} else {
+			out, ok = devices.Reuse(it.out.dtype, prod(it.out.shape))
+		}
 		if !ok && prod(it.out.shape)*it.out.dtype.Size() >= reclaimBytes {
 			out, ok = reclaim(it.out.dtype, prod(it.out.shape))
 		}
@@ -182,7 +202,7 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 	for b := range isTarget {
 		if buf, ok := temps[b]; ok {
 			p := pasts[b]
-			*b = lazy{kind: kBuffer, dtype: b.dtype, shape: b.shape, buf: buf, eng: b.eng, requiresGrad: b.requiresGrad, grad: b.grad, history: p.history, cut: p.cut}
+			*b = lazy{kind: kBuffer, dtype: b.dtype, shape: b.shape, buf: buf, eng: b.eng, requiresGrad: b.requiresGrad, gradSet: b.gradSet, grad: b.grad, history: p.history, cut: p.cut}
 			keepUntilUnreachable(b, buf)
 		}
 	}
@@ -396,8 +416,11 @@ func cacheKey(k *codegen.Kernel) string {
 		id := len(ids)
 		ids[x] = id
 		fmt.Fprintf(&b, "%d %s %s %v buf=%d val=%v red=%s axes=%v", id, x.Op, x.DType, srcs, x.Buf, x.Val, x.ReduceOp, x.Axes)
-		if x.Op == codegen.OpLoad || x.Op == codegen.OpConst || x.Op == codegen.OpStore {
+		if x.Op == codegen.OpLoad || x.Op == codegen.OpConst || x.Op == codegen.OpStore || x.Op == codegen.OpGather {
 			b.WriteString(x.ST.String())
+		}
+		if x.Op == codegen.OpGather {
+			fmt.Fprintf(&b, " stride=%d bound=%d", x.Stride, x.Bound)
 		}
 		b.WriteByte('\n')
 		return id

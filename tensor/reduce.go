@@ -13,6 +13,13 @@ import (
 // reduceAxes normalizes axes against t's rank: sorted, unique, nil = all.
 func (t *Tensor) reduceAxes(op string, axes []int) []int {
 	n := t.Ndim()
+	if n == 0 {
+		// A 0-d tensor takes axis 0 or -1 (as torch's): nothing to fold.
+		for _, a := range axes {
+			normAxis(op, a, 1)
+		}
+		return []int{}
+	}
 	if axes == nil {
 		out := make([]int, n)
 		for i := range out {
@@ -121,6 +128,9 @@ func (t *Tensor) Min(axes []int, keepdim bool) *Tensor {
 		return t.Not().Max(axes, keepdim).Not()
 	case Uint8:
 		return t.RSub(255).Max(axes, keepdim).RSub(255)
+	case Int32, Int64:
+		// ~x reverses the order without overflow (-x wraps at the minimum).
+		return t.Xor(-1).Max(axes, keepdim).Xor(-1)
 	}
 	return t.Neg().Max(axes, keepdim).Neg()
 }
@@ -129,9 +139,7 @@ func (t *Tensor) Min(axes []int, keepdim bool) *Tensor {
 func (t *Tensor) Mean(axes []int, keepdim bool) *Tensor {
 	n := t.foldedCount("mean", axes)
 	s := t.Sum(axes, keepdim)
-	if n == 0 {
-		return s.floatOf()
-	}
+	// n == 0 divides 0 by 0: NaN, as torch's mean of nothing.
 	return s.floatOf().Div(float64(n)).Cast(t.floatOf().n.dtype)
 }
 
@@ -190,6 +198,8 @@ func (t *Tensor) Argmin(axes []int, keepdim bool) *Tensor {
 		return t.Not().Argmax(axes, keepdim)
 	case Uint8:
 		return t.RSub(255).Argmax(axes, keepdim)
+	case Int32, Int64:
+		return t.Xor(-1).Argmax(axes, keepdim)
 	}
 	return t.Neg().Argmax(axes, keepdim)
 }
@@ -202,6 +212,7 @@ func (t *Tensor) Argmin(axes []int, keepdim bool) *Tensor {
 // n*n (tinygrad splits the same way).
 func (t *Tensor) Cumsum(axis int) *Tensor {
 	if t.Ndim() == 0 {
+		normAxis("cumsum", axis, 1) // 0 and -1 only
 		return t.Cast(sumDType(t.n.dtype))
 	}
 	a := normAxis("cumsum", axis, t.Ndim())
@@ -263,6 +274,12 @@ func (t *Tensor) LogSoftmax(axis int) *Tensor {
 
 func (t *Tensor) softmaxParts(axis int) (m, e, s *Tensor) {
 	x := t.floatOf()
+	if t.Ndim() == 0 {
+		// Axis 0 or -1 of a 0-d tensor: the softmax of one element.
+		normAxis("softmax", axis, 1)
+		m, e, s = x.Reshape(1).softmaxParts(0)
+		return m.Reshape(), e.Reshape(), s.Reshape()
+	}
 	a := []int{normAxis("softmax", axis, t.Ndim())}
 	m = x.Sub(x.Max(a, true))
 	e = m.Exp()

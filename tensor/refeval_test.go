@@ -127,6 +127,13 @@ func interpKernel(k *codegen.Kernel, bufs []*devices.Buffer) {
 				return 0
 			}
 			return in[n.Buf][i]
+		case codegen.OpGather:
+			i, ok := index(n, pos)
+			v := int(eval(n.Src[0], pos))
+			if !ok || v < 0 || v >= n.Bound {
+				return 0
+			}
+			return in[n.Buf][i+v*n.Stride]
 		case codegen.OpConst:
 			if _, ok := index(n, pos); !ok {
 				return 0

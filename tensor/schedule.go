@@ -72,9 +72,19 @@ func (s *scheduler) collect(b *lazy) {
 	if b.kind == kContiguous {
 		s.realize[b] = true
 	}
-	for _, src := range b.src {
+	if b.kind == kGather {
+		// The gathered tensor is read from memory at computed positions.
+		if c := b.src[0].baseOf(); c.kind != kBuffer {
+			s.realize[c] = true
+		}
+	}
+	for i, src := range b.src {
 		c := src.baseOf()
-		if src.kind == kView && c.kind != kBuffer && c.kind != kConst {
+		// A gather's positions are broadcast along the axes they do not
+		// index; an elementwise computation of them (negative positions
+		// wrapped) is cheap enough to inline, so that X[idx] is one kernel.
+		cheap := b.kind == kGather && i == 1 && c.kind == kElementwise
+		if src.kind == kView && c.kind != kBuffer && c.kind != kConst && !cheap {
 			if expands(src) || masked(src.st) && c.kind == kReduce {
 				s.realize[c] = true
 			}
@@ -242,13 +252,7 @@ func (bd *builder) emit(n *lazy, st shape.Tracker) *codegen.Node {
 	case b != bd.red && empty(st):
 		x = &codegen.Node{Op: codegen.OpConst, DType: b.dtype, ST: zeroST(st.IntShape())}
 	case b.kind == kBuffer || (b != bd.out && bd.s.realize[b]):
-		i, ok := bd.bufIdx[b]
-		if !ok {
-			bd.inputs = append(bd.inputs, b)
-			i = len(bd.inputs)
-			bd.bufIdx[b] = i
-		}
-		x = &codegen.Node{Op: codegen.OpLoad, DType: b.dtype, Buf: i, ST: st}
+		x = &codegen.Node{Op: codegen.OpLoad, DType: b.dtype, Buf: bd.input(b), ST: st}
 	case b.kind == kConst:
 		x = &codegen.Node{Op: codegen.OpConst, DType: b.dtype, Val: b.val, ST: st}
 	case b.kind == kReduce:
@@ -275,6 +279,8 @@ func (bd *builder) emitBase(b *lazy, st shape.Tracker) *codegen.Node {
 	switch b.kind {
 	case kContiguous:
 		x = bd.emit(b.src[0], st)
+	case kGather:
+		x = bd.emitGather(b, st)
 	default:
 		srcs := make([]*codegen.Node, len(b.src))
 		for i, src := range b.src {
@@ -286,6 +292,18 @@ func (bd *builder) emitBase(b *lazy, st shape.Tracker) *codegen.Node {
 		}
 	}
 	return x
+}
+
+// input returns the kernel buffer index of realized base b, adding it to
+// the kernel's inputs on first use.
+func (bd *builder) input(b *lazy) int {
+	i, ok := bd.bufIdx[b]
+	if !ok {
+		bd.inputs = append(bd.inputs, b)
+		i = len(bd.inputs)
+		bd.bufIdx[b] = i
+	}
+	return i
 }
 
 func ptrKey(b *lazy) string { return fmt.Sprintf("%p|", b) }

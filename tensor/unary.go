@@ -61,10 +61,14 @@ func (t *Tensor) Cos() *Tensor { return t.floatOf().RSub(math.Pi / 2).Sin() }
 // Tan returns sin(t)/cos(t).
 func (t *Tensor) Tan() *Tensor { return t.Sin().Div(t.Cos()) }
 
-// Abs returns |t|.
+// Abs returns |t|. For floats zero is its own piece, so that the gradient
+// there is 0 as torch's (sign(x)), and NaN stays NaN.
 func (t *Tensor) Abs() *Tensor {
 	if t.n.dtype == Bool || t.n.dtype == Uint8 {
 		return t
+	}
+	if t.n.dtype.IsFloat() {
+		return t.Lt(0).Where(t.Neg(), t.Eq(0).Where(0.0, t))
 	}
 	return t.Lt(0).Where(t.Neg(), t)
 }
@@ -74,12 +78,23 @@ func (t *Tensor) Sign() *Tensor {
 	return t.Lt(0).Where(-1, t.Gt(0).Where(1, 0).Cast(t.n.dtype)).Cast(t.n.dtype)
 }
 
-// Relu returns t where it is positive and 0 elsewhere.
-func (t *Tensor) Relu() *Tensor { return t.Gt(0).Where(t, 0) }
+// Relu returns t where it is positive and 0 elsewhere; NaN stays NaN.
+func (t *Tensor) Relu() *Tensor {
+	if !t.n.dtype.IsFloat() {
+		return t.Gt(0).Where(t, 0)
+	}
+	return t.Lt(0).Or(t.Eq(0)).Where(0, t)
+}
 
-// Sigmoid returns 1/(1+e**-t).
+// Sigmoid returns 1/(1+e**-t), computed from e = e**-|t| (never above 1)
+// as 1/(1+e) or e/(1+e): no infinity appears for any input, so the
+// gradient is finite (0 far from 0) where e**-t would overflow.
 func (t *Tensor) Sigmoid() *Tensor {
-	return t.floatOf().Mul(-1 / math.Ln2).Exp2().Add(1).Reciprocal()
+	x := t.floatOf()
+	pos := x.Ge(0)
+	e := pos.Where(x.Neg(), x).Exp()
+	d := e.Add(1.0)
+	return pos.Where(d.Reciprocal(), e.Div(d))
 }
 
 // Tanh returns the hyperbolic tangent, 2*sigmoid(2t)-1.
@@ -172,7 +187,9 @@ func (t *Tensor) pow(y any, reverse bool) *Tensor {
 	integral := e.Eq(e.Floor())
 	neg := x.Lt(0)
 	r := neg.And(odd).Where(mag.Neg(), mag)
-	r = neg.And(integral.Not()).Where(math.NaN(), r)
+	// Times NaN there, not a NaN constant: the gradient is NaN there too,
+	// as torch's, and untouched elsewhere.
+	r = r.Mul(neg.And(integral.Not()).Where(math.NaN(), 1.0))
 	r = e.Eq(0).Where(1.0, r)
 	if !a.n.dtype.IsFloat() {
 		return r.Round().Cast(a.n.dtype)

@@ -200,3 +200,11 @@ func TestEdgeKernels(t *testing.T) {
 	empty := shape.FromInts(0, 4)
 	check(t, kt.Kernel(empty, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, empty)), spec(f32, 0)))
 }
+
+// TestGather checks loads whose index depends on a loaded value, with
+// out-of-range values reading 0.
+func TestGather(t *testing.T) {
+	for _, k := range kt.GatherKernels() {
+		check(t, k)
+	}
+}

@@ -263,3 +263,11 @@ func TestScaledExp2(t *testing.T) {
 		check(t, kt.Kernel(shape.FromInts(37, 1), kt.Reduce(codegen.OpAdd, d, []int{1}, e), spec(d, 37*300), spec(d, 37)))
 	}
 }
+
+// TestGather checks loads whose index depends on a loaded value, with
+// out-of-range values reading 0.
+func TestGather(t *testing.T) {
+	for _, k := range kt.GatherKernels() {
+		check(t, k)
+	}
+}

@@ -12,6 +12,12 @@ func Load(buf int, d codegen.DType, st shape.Tracker) *codegen.Node {
 	return &codegen.Node{Op: codegen.OpLoad, DType: d, Buf: buf, ST: st}
 }
 
+// Gather reads buffer buf of dtype d through st plus the value of idx times
+// stride, and 0 where idx is outside [0, bound).
+func Gather(buf int, d codegen.DType, st shape.Tracker, idx *codegen.Node, stride, bound int) *codegen.Node {
+	return &codegen.Node{Op: codegen.OpGather, DType: d, Buf: buf, ST: st, Src: []*codegen.Node{idx}, Stride: stride, Bound: bound}
+}
+
 // Const is the constant v of dtype d broadcast through st.
 func Const(v float64, d codegen.DType, st shape.Tracker) *codegen.Node {
 	return &codegen.Node{Op: codegen.OpConst, DType: d, Val: v, ST: st}
@@ -77,4 +83,24 @@ func ReduceKernels(shapes ...[]int) []*codegen.Kernel {
 		}
 	}
 	return ks
+}
+
+// GatherKernels returns kernels that read a float32 buffer at indices loaded
+// from an int32 buffer (random values in [-9, 9], so some are out of range
+// and read 0): rows of a (7, 6) buffer, columns of its transpose, rows
+// folded by a sum, and rows indexed by idx+2 computed in the kernel.
+func GatherKernels() []*codegen.Kernel {
+	f32, i32 := codegen.Float32, codegen.Int32
+	x := Must(Must(shape.FromInts(7, 6).ShrinkInts([][2]int{{0, 1}, {0, 6}})).ExpandInts([]int{4, 6}))
+	idx := Must(Must(shape.FromInts(4).ReshapeInts([]int{4, 1})).ExpandInts([]int{4, 6}))
+	xs, is := codegen.BufSpec{DType: f32, Size: 42}, codegen.BufSpec{DType: i32, Size: 4}
+	rows := Kernel(shape.FromInts(4, 6), Gather(1, f32, x, Load(2, i32, idx), 6, 7), xs, is)
+	// Columns of the transpose: out[j, i] = x[idx[i], j], a (6, 4) output.
+	xt := Must(Must(Must(shape.FromInts(7, 6).Permute([]int{1, 0})).ShrinkInts([][2]int{{0, 6}, {0, 1}})).ExpandInts([]int{6, 4}))
+	it := Must(Must(shape.FromInts(4).ReshapeInts([]int{1, 4})).ExpandInts([]int{6, 4}))
+	cols := Kernel(shape.FromInts(6, 4), Gather(1, f32, xt, Load(2, i32, it), 6, 7), xs, is)
+	sum := Kernel(shape.FromInts(4, 1), Reduce(codegen.OpAdd, f32, []int{1}, Gather(1, f32, x, Load(2, i32, idx), 6, 7)), xs, is)
+	two := Const(2, i32, Must(shape.FromInts(1, 1).ExpandInts([]int{4, 6})))
+	shifted := Kernel(shape.FromInts(4, 6), Gather(1, f32, x, Op(codegen.OpAdd, i32, Load(2, i32, idx), two), 6, 7), xs, is)
+	return []*codegen.Kernel{rows, cols, sum, shifted}
 }

@@ -25,7 +25,7 @@ func Eval(k *codegen.Kernel, bufs []*devices.Buffer) {
 		red = n.Axes
 		done := false
 		walk(n, func(l *codegen.Node) {
-			if !done && (l.Op == codegen.OpLoad || l.Op == codegen.OpConst) {
+			if !done && (l.Op == codegen.OpLoad || l.Op == codegen.OpConst || l.Op == codegen.OpGather) {
 				s := l.ST.IntShape()
 				for _, a := range red {
 					full[a] = s[a]
@@ -121,6 +121,13 @@ func (e *evaluator) value(n *codegen.Node, idx []int) float64 {
 			return 0
 		}
 		return Round(Get(e.bufs[n.Buf], i), n.DType)
+	case codegen.OpGather:
+		i, ok := e.locate(n, idx)
+		v := int(e.value(n.Src[0], idx))
+		if !ok || v < 0 || v >= n.Bound {
+			return 0
+		}
+		return Round(Get(e.bufs[n.Buf], i+v*n.Stride), n.DType)
 	case codegen.OpConst:
 		if _, ok := e.locate(n, idx); !ok {
 			return 0

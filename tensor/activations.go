@@ -1,0 +1,213 @@
+package tensor
+
+import "math"
+
+// Activations and the rest of tinygrad's unary math. Each is built from the
+// primitive ops, so its gradient comes from their rules; the forms are
+// chosen so that the gradient is torch's everywhere, edge points included:
+// a piecewise function selects its pieces with Where (whose gradient goes to
+// the chosen piece only), and a piece that would overflow where it is not
+// chosen gets a harmless input there, since a zero gradient times an
+// infinite derivative is NaN.
+
+// pick returns where(c, a, b) for a float tensor c-shaped: a helper that
+// reads as the math does.
+func pick(c *Tensor, a, b any) *Tensor { return c.Where(a, b) }
+
+// le and ge are x <= v and x >= v, false for NaN (Le is not Gt, which is
+// true for NaN), so that the piecewise functions pass NaN through.
+func le(x *Tensor, v float64) *Tensor { return x.Lt(v).Or(x.Eq(v)) }
+func ge(x *Tensor, v float64) *Tensor { return x.Gt(v).Or(x.Eq(v)) }
+
+// Elu returns x where x > 0 and alpha*(e**x - 1) elsewhere.
+func (t *Tensor) Elu(alpha float64) *Tensor {
+	x := t.floatOf()
+	pos := x.Gt(0)
+	neg := pick(pos, 0.0, x)
+	return pick(pos, x, neg.Exp().Sub(1.0).Mul(alpha))
+}
+
+// Celu returns max(0, x) + min(0, alpha*(e**(x/alpha) - 1)).
+func (t *Tensor) Celu(alpha float64) *Tensor {
+	x := t.floatOf()
+	pos := x.Gt(0)
+	neg := pick(pos, 0.0, x)
+	return pick(pos, x, neg.Div(alpha).Exp().Sub(1.0).Mul(alpha))
+}
+
+// Selu returns gamma*elu(x, alpha) (tinygrad's defaults are alpha=1.67326,
+// gamma=1.0507).
+func (t *Tensor) Selu(alpha, gamma float64) *Tensor { return t.Elu(alpha).Mul(gamma) }
+
+// Softplus returns log(1 + e**(beta*x))/beta, and x itself where beta*x is
+// above threshold (torch's; it keeps large inputs finite).
+func (t *Tensor) Softplus(beta, threshold float64) *Tensor {
+	x := t.floatOf()
+	lin := x.Mul(beta).Gt(threshold)
+	xs := pick(lin, 0.0, x)
+	return pick(lin, x, xs.Mul(beta).Exp().Add(1.0).Log().Div(beta))
+}
+
+// Mish returns x*tanh(softplus(x)).
+func (t *Tensor) Mish() *Tensor {
+	x := t.floatOf()
+	return x.Mul(x.Softplus(1, 20).Tanh())
+}
+
+// Softsign returns x/(1 + |x|).
+func (t *Tensor) Softsign() *Tensor {
+	x := t.floatOf()
+	return x.Div(x.Abs().Add(1.0))
+}
+
+// Hardsigmoid returns alpha*x + beta limited to [0, 1] (tinygrad's defaults
+// alpha=1/6, beta=0.5 are torch's function); its gradient is alpha strictly
+// inside and 0 elsewhere.
+func (t *Tensor) Hardsigmoid(alpha, beta float64) *Tensor {
+	y := t.floatOf().Mul(alpha).Add(beta)
+	return pick(le(y, 0), 0.0, pick(ge(y, 1), 1.0, y))
+}
+
+// Hardswish returns x*relu6(x+3)/6.
+func (t *Tensor) Hardswish() *Tensor {
+	x := t.floatOf()
+	mid := x.Mul(x.Add(3.0)).Mul(1.0 / 6)
+	return pick(x.Lt(-3), 0.0, pick(x.Gt(3), x, mid))
+}
+
+// Hardtanh returns x limited to [lo, hi]; the gradient is 1 strictly
+// inside and 0 elsewhere, as torch's.
+func (t *Tensor) Hardtanh(lo, hi float64) *Tensor {
+	x := t.floatOf()
+	return pick(le(x, lo), lo, pick(ge(x, hi), hi, x))
+}
+
+// Relu6 returns x limited to [0, 6].
+func (t *Tensor) Relu6() *Tensor { return t.Hardtanh(0, 6) }
+
+// LeakyRelu returns x where x > 0 and slope*x elsewhere.
+func (t *Tensor) LeakyRelu(slope float64) *Tensor {
+	x := t.floatOf()
+	return pick(x.Gt(0), x, x.Mul(slope))
+}
+
+// QuickGelu returns x*sigmoid(1.702x).
+func (t *Tensor) QuickGelu() *Tensor {
+	x := t.floatOf()
+	return x.Mul(x.Mul(1.702).Sigmoid())
+}
+
+// Swish returns x*sigmoid(x) (also Silu).
+func (t *Tensor) Swish() *Tensor {
+	x := t.floatOf()
+	return x.Mul(x.Sigmoid())
+}
+
+// Sinh returns (e**x - e**-x)/2.
+func (t *Tensor) Sinh() *Tensor {
+	x := t.floatOf()
+	return x.Exp().Sub(x.Neg().Exp()).Mul(0.5)
+}
+
+// Cosh returns (e**x + e**-x)/2.
+func (t *Tensor) Cosh() *Tensor {
+	x := t.floatOf()
+	return x.Exp().Add(x.Neg().Exp()).Mul(0.5)
+}
+
+// polyN evaluates c[0]*x**(n-1) + ... + c[n-1] by Horner's rule.
+func polyN(x *Tensor, c ...float64) *Tensor {
+	acc := x.ZerosLike().Add(c[0])
+	for _, k := range c[1:] {
+		acc = acc.Mul(x).Add(k)
+	}
+	return acc
+}
+
+// odd returns f(|x|) with the sign of x, where |x| is taken by Where so
+// that the gradient at 0 is f'(0) (torch's), not 0.
+func odd(x *Tensor, f func(*Tensor) *Tensor) *Tensor {
+	neg := x.Lt(0)
+	y := f(pick(neg, x.Neg(), x))
+	return pick(neg, y.Neg(), y)
+}
+
+// Asin returns the arcsine (Abramowitz and Stegun 4.4.46, error below
+// 2e-8); NaN outside [-1, 1].
+func (t *Tensor) Asin() *Tensor {
+	return odd(t.floatOf(), func(a *Tensor) *Tensor {
+		p := polyN(a, -0.0012624911, 0.0066700901, -0.0170881256, 0.0308918810,
+			-0.0501743046, 0.0889789874, -0.2145988016, 1.5707963050)
+		return a.RSub(1.0).Sqrt().Mul(p).RSub(math.Pi / 2)
+	})
+}
+
+// Acos returns the arccosine, pi/2 - asin(x).
+func (t *Tensor) Acos() *Tensor { return t.Asin().RSub(math.Pi / 2) }
+
+// Atan returns the arctangent: asin(x/sqrt(1+x²)) for |x| <= 1, and
+// pi/2 - atan(1/x) beyond, which keeps large and infinite inputs exact.
+func (t *Tensor) Atan() *Tensor {
+	return odd(t.floatOf(), func(a *Tensor) *Tensor {
+		big := a.Gt(1)
+		small := pick(big, 0.0, a)
+		inv := pick(big, a, 1.0).Reciprocal()
+		at := func(u *Tensor) *Tensor { return u.Div(u.Square().Add(1.0).Sqrt()).Asin() }
+		return pick(big, at(inv).RSub(math.Pi/2), at(small))
+	})
+}
+
+// hugeArc is where asinh and acosh switch to log(2x): x² overflows float32
+// beyond it.
+const hugeArc = 1e18
+
+// Asinh returns log(x + sqrt(x²+1)), computed on |x| for accuracy.
+func (t *Tensor) Asinh() *Tensor {
+	return odd(t.floatOf(), func(a *Tensor) *Tensor { return arcLog(a, 1) })
+}
+
+// Acosh returns log(x + sqrt(x²-1)); NaN below 1.
+func (t *Tensor) Acosh() *Tensor { return arcLog(t.floatOf(), -1) }
+
+// arcLog returns log(x + sqrt(x² + c)), as log(x) + ln 2 where x² would
+// overflow.
+func arcLog(x *Tensor, c float64) *Tensor {
+	huge := x.Gt(hugeArc)
+	small := pick(huge, 1.0, x)
+	large := pick(huge, x, 1.0)
+	return pick(huge, large.Log().Add(math.Ln2), small.Add(small.Square().Add(c).Sqrt()).Log())
+}
+
+// Atanh returns log((1+x)/(1-x))/2; ±inf at ±1, NaN beyond.
+func (t *Tensor) Atanh() *Tensor {
+	x := t.floatOf()
+	return x.Add(1.0).Div(x.RSub(1.0)).Log().Mul(0.5)
+}
+
+// Erf returns the error function (Abramowitz and Stegun 7.1.26, error
+// below 1.5e-7).
+func (t *Tensor) Erf() *Tensor {
+	return odd(t.floatOf(), func(a *Tensor) *Tensor {
+		u := a.Mul(0.3275911).Add(1.0).Reciprocal()
+		p := polyN(u, 1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)
+		return u.Mul(p).Mul(a.Square().Neg().Exp()).RSub(1.0)
+	})
+}
+
+// IsNan returns x != x as bool.
+func (t *Tensor) IsNan() *Tensor { return t.Ne(t) }
+
+// IsInf returns where x is +inf (if pos) or -inf (if neg) as bool.
+func (t *Tensor) IsInf(pos, neg bool) *Tensor {
+	out := t.n.eng.Full(t.n.shape, 0, Bool)
+	if !t.n.dtype.IsFloat() {
+		return out
+	}
+	if pos {
+		out = out.Or(t.Eq(math.Inf(1)))
+	}
+	if neg {
+		out = out.Or(t.Eq(math.Inf(-1)))
+	}
+	return out
+}

@@ -1,0 +1,293 @@
+package tensor
+
+import (
+	"slices"
+)
+
+// This file holds indexing by integer tensors (torch's advanced indexing)
+// and the ops built on the gather primitive: Gather, OneHot.
+
+// TensorIndex indexes an axis by the positions an integer tensor holds;
+// negative positions count from the end once, and positions still outside
+// the axis read 0 (as tinygrad's one-hot indexing gives, with no error).
+func TensorIndex(idx *Tensor) IndexItem { return IndexItem{kind: itemTensor, idx: idx} }
+
+// advIndex is Index with tensor items, as tinygrad's _getitem: the basic
+// items apply first (ints drop their axis), then the tensor items, broadcast
+// together to one shape B, replace the axes they index. The axes of B stand
+// where the first indexed axis was when the indexed axes are adjacent, and
+// first otherwise (torch's rule, with ints already dropped). All tensor items
+// read through one gather kernel.
+func (t *Tensor) advIndex(items []IndexItem) *Tensor {
+	used := 0
+	for _, it := range items {
+		if it.kind == itemInt || it.kind == itemSlice || it.kind == itemTensor {
+			used++
+		}
+	}
+	basic := make([]IndexItem, len(items))
+	var dims []int
+	var idxs []*Tensor
+	pos := 0
+	for k, it := range items {
+		basic[k] = it
+		switch it.kind {
+		case itemTensor:
+			if !it.idx.DType().IsInt() {
+				fail("index: index dtype %s is not supported", it.idx.DType())
+			}
+			basic[k] = Slice(nil, nil, 1)
+			dims = append(dims, pos)
+			idxs = append(idxs, it.idx)
+			pos++
+		case itemSlice, itemNewAxis:
+			pos++
+		case itemEllipsis:
+			pos += max(t.Ndim()-used, 0)
+		}
+	}
+	x := t.Index(basic...)
+	// Broadcast the index tensors together; negative positions wrap once.
+	big := []int{}
+	for _, ix := range idxs {
+		b, err := BroadcastShape(big, ix.n.shape)
+		if err != nil {
+			fail("index: cannot broadcast indices: %v", err)
+		}
+		big = b
+	}
+	for j, ix := range idxs {
+		size := x.n.shape[dims[j]]
+		idxs[j] = ix.Lt(0).Where(ix.Add(size), ix).broadcastTo(big)
+	}
+	// Move the indexed axes together at dims[0] and fold them into one.
+	var rest []int
+	for a := range x.Ndim() {
+		if !slices.Contains(dims, a) {
+			rest = append(rest, a)
+		}
+	}
+	pre, post := rest[:dims[0]], rest[dims[0]:]
+	order := append(append(append([]int{}, pre...), dims...), post...)
+	xp := x.Permute(order...)
+	flat, count := idxs[len(idxs)-1], x.n.shape[dims[len(dims)-1]]
+	if len(idxs) > 1 {
+		ok := flat.Ge(0).And(flat.Lt(count))
+		for j := len(idxs) - 2; j >= 0; j-- {
+			size := x.n.shape[dims[j]]
+			flat = flat.Add(idxs[j].Mul(count))
+			ok = ok.And(idxs[j].Ge(0)).And(idxs[j].Lt(size))
+			count *= size
+		}
+		flat = ok.Where(flat, -1)
+	}
+	preShape := shapeOf(x, pre)
+	postShape := shapeOf(x, post)
+	folded := append(append(append([]int{}, preShape...), count), postShape...)
+	xp = xp.Reshape(folded...)
+	gbig := big
+	if len(gbig) == 0 {
+		gbig = []int{1}
+		flat = flat.Reshape(1)
+	}
+	nb := len(gbig)
+	ones := func(n int) []int { return slices.Repeat([]int{1}, n) }
+	src := append(append(append(append([]int{}, preShape...), ones(nb-1)...), count), postShape...)
+	out := append(append(append([]int{}, preShape...), gbig...), postShape...)
+	srcShape := slices.Clone(out)
+	srcShape[len(preShape)+nb-1] = count
+	xs := xp.Reshape(src...).Expand(srcShape...)
+	ix := flat.Reshape(append(append(append([]int{}, ones(len(preShape))...), gbig...), ones(len(postShape))...)...).Expand(out...)
+	res := xs.take(len(preShape)+nb-1, ix)
+	if len(big) == 0 {
+		res = res.Reshape(append(append([]int{}, preShape...), postShape...)...)
+	}
+	// tinygrad's rule: separated indexed axes (not starting at 0) put B first.
+	consecutive := dims[len(dims)-1]-dims[0] == len(dims)-1
+	if dims[0] != 0 && len(dims) > 1 && !consecutive {
+		var perm []int
+		for a := range len(big) {
+			perm = append(perm, len(preShape)+a)
+		}
+		for a := range len(preShape) {
+			perm = append(perm, a)
+		}
+		for a := len(preShape) + len(big); a < res.Ndim(); a++ {
+			perm = append(perm, a)
+		}
+		res = res.Permute(perm...)
+	}
+	return res
+}
+
+func shapeOf(t *Tensor, axes []int) []int {
+	out := make([]int, len(axes))
+	for i, a := range axes {
+		out[i] = t.n.shape[a]
+	}
+	return out
+}
+
+// Gather returns out[i][j][k] = t[idx[i][j][k]][j][k] along dim (torch's and
+// tinygrad's gather): idx has t's rank, and on every other axis a size no
+// larger than t's. Positions outside the axis read 0; negative ones are not
+// wrapped, as in tinygrad.
+func (t *Tensor) Gather(dim int, idx *Tensor) *Tensor {
+	d := normAxis("gather", dim, max(t.Ndim(), 1))
+	if idx.Ndim() != t.Ndim() {
+		fail("gather: index rank %d does not match tensor rank %d", idx.Ndim(), t.Ndim())
+	}
+	if !idx.DType().IsInt() {
+		fail("gather: index dtype %s is not supported", idx.DType())
+	}
+	if t.Ndim() == 0 {
+		return t.Reshape(1).Gather(0, idx.Reshape(1)).Reshape()
+	}
+	bounds := make([][2]int, t.Ndim())
+	for a, s := range idx.n.shape {
+		if a != d && s > t.n.shape[a] {
+			fail("gather: index shape %s is larger than tensor shape %s on axis %d", FormatShape(idx.n.shape), FormatShape(t.n.shape), a)
+		}
+		bounds[a] = [2]int{0, s}
+	}
+	bounds[d] = [2]int{0, t.n.shape[d]}
+	return t.Shrink(bounds).take(d, idx)
+}
+
+// OneHot returns t (integers) as one-hot rows of numClasses: a new last
+// axis that is 1 at the position t holds (int32, as tinygrad); numClasses
+// -1 means t.max()+1.
+func (t *Tensor) OneHot(numClasses int) *Tensor {
+	if !t.DType().IsInt() {
+		fail("one_hot: expected an integer tensor, got %s", t.DType())
+	}
+	if numClasses == -1 {
+		numClasses = int(t.Max(nil, false).Item()) + 1
+	}
+	if numClasses < 0 {
+		fail("one_hot: num_classes must be positive or -1, got %d", numClasses)
+	}
+	cls := t.n.eng.Arange(0, float64(numClasses), 1, t.DType())
+	return t.Unsqueeze(-1).Eq(cls).Cast(Int32)
+}
+
+// SetIndex returns t with the positions that Index(items...) selects set to
+// v (cast to t's dtype and broadcast to the selection's shape), as
+// tinygrad's __setitem__: the target must be contiguous, and neither t nor
+// v may require grad. A position selected twice by tensor indices takes
+// the value of the last selection. The caller rebinds the name to the
+// result; the result is realized, so a loop of assignments keeps no graph.
+func (t *Tensor) SetIndex(items []IndexItem, v *Tensor) *Tensor {
+	if !t.ShapeTracker().Contiguous() {
+		fail("setitem: setitem target needs to be contiguous")
+	}
+	if t.RequiresGrad() || v.RequiresGrad() {
+		fail("setitem: setitem with requires_grad is not supported")
+	}
+	sel := t.Index(items...)
+	shp, err := BroadcastShape(sel.n.shape, v.n.shape)
+	if err != nil || !slices.Equal(shp, sel.n.shape) {
+		fail("setitem: cannot broadcast value of shape %s to the selection's shape %s", FormatShape(v.n.shape), FormatShape(sel.n.shape))
+	}
+	vals := v.Cast(t.DType()).broadcastTo(sel.n.shape)
+	advanced := false
+	for _, it := range items {
+		advanced = advanced || it.kind == itemTensor
+	}
+	var out *Tensor
+	if !advanced {
+		// A basic index is a chain of views of t: undo it for the values
+		// and for a mask of where they go, as backward undoes movements.
+		mask := t.n.eng.Full(sel.n.shape, 1, Bool)
+		for n := sel.n; n != t.n; n = n.parent {
+			if n.kind != kView || n.parent == nil {
+				panic("internal error: setitem: basic index is not a chain of views")
+			}
+			vals = unmove(n.mv, n.parent.shape, vals)
+			mask = unmove(n.mv, n.parent.shape, mask)
+		}
+		out = mask.Where(vals, t)
+	} else {
+		// Positions of the selected elements in t, flat; the last value
+		// written to each position wins.
+		numel := t.Numel()
+		where := t.n.eng.Arange(0, float64(numel), 1, Int32).Reshape(t.n.shape...).Index(items...).Reshape(-1)
+		m := sel.Numel()
+		ord := t.n.eng.Arange(1, float64(m+1), 1, Int32).Reshape(1, m).Expand(numel, m)
+		pos := t.n.eng.Arange(0, float64(numel), 1, Int32).Reshape(numel, 1).Expand(numel, m)
+		last := where.Reshape(1, m).Expand(numel, m).Eq(pos).Where(ord, 0).Max([]int{1}, false)
+		picked := vals.Reshape(-1).take(0, last.Sub(1))
+		out = last.Gt(0).Where(picked, t.Reshape(-1)).Reshape(t.n.shape...)
+	}
+	return out.Cast(t.DType()).Contiguous().Realize()
+}
+
+// Scatter returns t with src's values written along dim at the positions
+// idx holds (tinygrad's scatter): out[..., idx[p], ...] = src[p] for every
+// position p of idx, whose size on each axis is at most src's and, except
+// on dim, at most t's. reduce is "" (the last write to a position wins),
+// "add" or "multiply" (folded with t's value). Positions outside the axis
+// write nothing, as in tinygrad. It is one reduce over idx's dim axis of a
+// one-hot comparison, so it has gradients for t and src.
+func (t *Tensor) Scatter(dim int, idx, src *Tensor, reduce string) *Tensor {
+	if reduce != "" && reduce != "add" && reduce != "multiply" {
+		fail("scatter: reduce must be none, 'add' or 'multiply', got '%s'", reduce)
+	}
+	if !idx.DType().IsInt() {
+		fail("scatter: index dtype %s is not supported", idx.DType())
+	}
+	src = src.Cast(t.DType())
+	if idx.Ndim() != t.Ndim() || src.Ndim() != t.Ndim() {
+		fail("scatter: self.ndim, index.ndim and src.ndim must all equal, got %d, %d and %d", t.Ndim(), idx.Ndim(), src.Ndim())
+	}
+	if t.Ndim() == 0 {
+		return t.Reshape(1).Scatter(0, idx.Reshape(1), src.Reshape(1), reduce).Reshape()
+	}
+	d := normAxis("scatter", dim, t.Ndim())
+	cut := make([][2]int, t.Ndim())
+	for a, s := range idx.n.shape {
+		if (a != d && s > t.n.shape[a]) || s > src.n.shape[a] {
+			fail("scatter: index shape %s must be no larger than src shape %s, and than self shape %s except on dim %d",
+				FormatShape(idx.n.shape), FormatShape(src.n.shape), FormatShape(t.n.shape), d)
+		}
+		cut[a] = [2]int{0, s}
+	}
+	src = src.Shrink(cut)
+	size := t.n.shape[d]
+	m := idx.n.shape[d]
+	wide := slices.Insert(slices.Clone(idx.n.shape), d, size) // (..., size, m, ...)
+	at := slices.Repeat([]int{1}, len(wide))
+	at[d] = size
+	pos := t.n.eng.Arange(0, float64(size), 1, idx.DType()).Reshape(at...)
+	hit := idx.Unsqueeze(d).Expand(wide...).Eq(pos)
+	vals := src.Unsqueeze(d).Expand(wide...)
+	// Pad the result of the fold to t's shape: positions idx does not
+	// reach keep t's values.
+	pad := make([][2]int, t.Ndim())
+	for a := range pad {
+		if a != d {
+			pad[a] = [2]int{0, t.n.shape[a] - idx.n.shape[a]}
+		}
+	}
+	fold := []int{d + 1}
+	switch reduce {
+	case "add":
+		return hit.Where(vals, 0).Sum(fold, false).Cast(t.DType()).Pad(pad).Add(t)
+	case "multiply":
+		return hit.Where(vals, 1).Prod(fold, false).Cast(t.DType()).Pad(pad, 1).Mul(t)
+	}
+	ordShape := slices.Repeat([]int{1}, len(wide))
+	ordShape[d+1] = m
+	ord := t.n.eng.Arange(1, float64(m+1), 1, Int32).Reshape(ordShape...)
+	last := hit.Where(ord, 0).Max(fold, true)
+	pick := hit.And(ord.Eq(last))
+	val := pick.Where(vals, 0).Sum(fold, false).Cast(t.DType()).Pad(pad)
+	wrote := last.Squeeze(d + 1).Gt(0).Pad(pad)
+	return wrote.Where(val, t)
+}
+
+// MaskedFill returns value where mask is true and t elsewhere, broadcast
+// together (tinygrad's masked_fill).
+func (t *Tensor) MaskedFill(mask *Tensor, value any) *Tensor {
+	return mask.Where(value, t)
+}

@@ -1,0 +1,376 @@
+package tensor
+
+// Convolution and pooling as tinygrad builds them: pool turns the last axes
+// into sliding windows with movement ops only (a repeat, shrinks and
+// reshapes, which the ShapeTracker folds into one view of the input), and a
+// reduce over the window axes finishes the op. A convolution is therefore
+// one multiply and one sum over a view: a single reduce kernel.
+
+// ceilDiv is ceil(a/b) for b > 0.
+func ceilDiv(a, b int) int { return -floorDiv(-a, b) }
+
+func floorDiv(a, b int) int {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// pool returns the windows of t's last len(k) axes: for input axes i_j it
+// gives shape (..., o_1, ..., o_n, k_1, ..., k_n), where window (o_1..o_n)
+// holds the elements at o_j*s_j + k_j*d_j. No data moves.
+func (t *Tensor) pool(op string, k, s, d []int) *Tensor {
+	n := len(k)
+	if t.Ndim() < n {
+		fail("%s: cannot pool shape %s with a kernel of %d axes", op, FormatShape(t.n.shape), n)
+	}
+	lead := t.Ndim() - n
+	in := t.n.shape[lead:]
+	o := make([]int, n)
+	for j := range k {
+		if s[j] <= 0 || d[j] <= 0 || k[j] <= 0 {
+			fail("%s: kernel size, stride and dilation must be positive, got %s, %s, %s", op, FormatShape(k), FormatShape(s), FormatShape(d))
+		}
+		if d[j]*(k[j]-1)+1 > in[j] {
+			fail("%s: kernel size cannot be greater than actual input size (kernel %s, dilation %s, input %s)", op, FormatShape(k), FormatShape(d), FormatShape(in))
+		}
+		o[j] = ceilDiv(in[j]-d[j]*(k[j]-1), s[j])
+	}
+	keep := func(shp []int, tail ...int) []int {
+		return append(append([]int(nil), shp[:lead]...), tail...)
+	}
+	full := func(x *Tensor) [][2]int {
+		b := make([][2]int, x.Ndim())
+		for i, e := range x.n.shape {
+			b[i] = [2]int{0, e}
+		}
+		return b
+	}
+	overlap := false
+	for j := range k {
+		overlap = overlap || k[j] > s[j] || d[j] != 1
+	}
+	order := make([]int, 0, lead+2*n)
+	for i := 0; i < lead; i++ {
+		order = append(order, i)
+	}
+	if !overlap {
+		// Windows that do not overlap: cut the axis into o rows of s and
+		// keep the first k of each row.
+		x := t
+		p := make([][2]int, t.Ndim())
+		for j := range k {
+			p[lead+j] = [2]int{0, max(0, o[j]*s[j]-in[j])}
+		}
+		x = x.Pad(p)
+		b := full(x)
+		var shp []int
+		for j := range k {
+			b[lead+j] = [2]int{0, o[j] * s[j]}
+			shp = append(shp, o[j], s[j])
+		}
+		x = x.Shrink(b).Reshape(keep(t.n.shape, shp...)...)
+		b = full(x)
+		for j := range k {
+			b[lead+2*j+1] = [2]int{0, k[j]}
+		}
+		x = x.Shrink(b)
+		for j := range k {
+			order = append(order, lead+2*j)
+		}
+		for j := range k {
+			order = append(order, lead+2*j+1)
+		}
+		return x.Permute(order...)
+	}
+	// Overlapping windows: repeat each axis so that row r of a (k, i*f+d)
+	// reshape starts r*d elements later (the dilation), then cut each row
+	// into o strides of s and keep the first element of each.
+	reps := make([]int, t.Ndim())
+	for i := range reps {
+		reps[i] = 1
+	}
+	f := make([]int, n)
+	for j := range k {
+		f[j] = 1 + b2i(o[j]*s[j] > in[j]+d[j])
+		reps[lead+j] = ceilDiv(k[j]*(in[j]*f[j]+d[j]), in[j])
+	}
+	x := t.Repeat(reps...)
+	b := full(x)
+	var shp []int
+	for j := range k {
+		w := in[j]*f[j] + d[j]
+		b[lead+j] = [2]int{0, k[j] * w}
+		shp = append(shp, k[j], w)
+	}
+	x = x.Shrink(b).Reshape(keep(t.n.shape, shp...)...)
+	b = full(x)
+	shp = shp[:0]
+	for j := range k {
+		b[lead+2*j+1] = [2]int{0, o[j] * s[j]}
+		shp = append(shp, k[j], o[j], s[j])
+	}
+	x = x.Shrink(b).Reshape(keep(t.n.shape, shp...)...)
+	b = full(x)
+	shp = shp[:0]
+	for j := range k {
+		b[lead+3*j+2] = [2]int{0, 1}
+		shp = append(shp, k[j], o[j])
+	}
+	x = x.Shrink(b).Reshape(keep(t.n.shape, shp...)...)
+	for j := range k {
+		order = append(order, lead+2*j+1)
+	}
+	for j := range k {
+		order = append(order, lead+2*j)
+	}
+	return x.Permute(order...)
+}
+
+// convPads reads a convolution's padding for n spatial axes as torch-style
+// flat pads: one int for every side, n ints (one per axis, both sides), or
+// 2n ints (left and right of the last axis first).
+func convPads(op string, p []int, n int) []int {
+	switch {
+	case len(p) == 1:
+		out := make([]int, 2*n)
+		for i := range out {
+			out[i] = p[0]
+		}
+		return out
+	case len(p) == 2*n:
+		return p
+	case len(p) == n:
+		out := make([]int, 0, 2*n)
+		for i := n - 1; i >= 0; i-- {
+			out = append(out, p[i], p[i])
+		}
+		return out
+	}
+	fail("%s: expected padding of length %d or %d, but got %d", op, 2*n, n, len(p))
+	return nil
+}
+
+// padFlat pads t's last axes with torch-style flat pads (negative ones cut).
+func (t *Tensor) padFlat(flat []int, value float64) *Tensor {
+	return t.PadMode(FlatPads(flat, t.Ndim()), "constant", value)
+}
+
+// Conv2d convolves t, of shape (batch, groups*cin, *spatial), with weight
+// (cout, cin, *kernel): any number of spatial axes, so conv1d and conv3d are
+// the same op. bias (nil for none) has cout elements. stride, dilation and
+// padding hold one value for every axis or one per axis (padding also 2 per
+// axis, torch-style flat: left and right of the last axis first; negative
+// padding cuts). It panics with a *Error on shapes that do not match.
+func (t *Tensor) Conv2d(weight, bias *Tensor, groups int, stride, dilation, padding []int) *Tensor {
+	const op = "conv2d"
+	if t.Ndim() < 3 || weight.Ndim() != t.Ndim() {
+		fail("%s: input of shape %s does not match the weight's shape %s", op, FormatShape(t.n.shape), FormatShape(weight.n.shape))
+	}
+	if groups <= 0 {
+		fail("%s: groups must be positive, got %d", op, groups)
+	}
+	bs, cinAll := t.n.shape[0], t.n.shape[1]
+	cout, cin := weight.n.shape[0], weight.n.shape[1]
+	hw := weight.n.shape[2:]
+	n := len(hw)
+	if groups*cin != cinAll || cout%groups != 0 {
+		fail("%s: input of shape %s does not match the weight's shape %s with groups=%d (%d vs. %d channels)", op, FormatShape(t.n.shape), FormatShape(weight.n.shape), groups, groups*cin, cinAll)
+	}
+	if bias != nil && bias.Numel() != cout {
+		fail("%s: bias of shape %s for %d output channels", op, FormatShape(bias.n.shape), cout)
+	}
+	s := tupleOf(op, "stride", stride, n)
+	d := tupleOf(op, "dilation", dilation, n)
+	x := t.padFlat(convPads(op, padding, n), 0).pool(op, hw, s, d) // (bs, groups*cin, *o, *hw)
+	oyx := x.n.shape[2 : 2+n]
+	rcout := cout / groups
+	shp := append([]int{bs, groups, cin, 1}, oyx...)
+	shp = append(shp, hw...)
+	x = x.Reshape(shp...)
+	shp[3] = rcout
+	x = x.Expand(shp...)
+	order := []int{0, 1, 3}
+	for i := 0; i < n; i++ {
+		order = append(order, 4+i)
+	}
+	order = append(order, 2)
+	for i := 0; i < n; i++ {
+		order = append(order, 4+n+i)
+	}
+	x = x.Permute(order...) // (bs, groups, rcout, *o, cin, *hw)
+	wshp := []int{1, groups, rcout}
+	for i := 0; i < n; i++ {
+		wshp = append(wshp, 1)
+	}
+	wshp = append(append(wshp, cin), hw...)
+	axes := make([]int, 0, n+1)
+	for i := 0; i < n+1; i++ {
+		axes = append(axes, -1-i)
+	}
+	out := x.Mul(weight.Reshape(wshp...)).Sum(axes, true).Reshape(append([]int{bs, cout}, oyx...)...)
+	if bias != nil {
+		bshp := []int{1, cout}
+		for i := 0; i < n; i++ {
+			bshp = append(bshp, 1)
+		}
+		out = out.Add(bias.Reshape(bshp...))
+	}
+	return out
+}
+
+// ConvTranspose2d is the transpose (gradient) of Conv2d: t has shape
+// (batch, cin, *spatial) and weight (cin, cout/groups, *kernel).
+// output_padding adds to one side of each output axis. It panics with a
+// *Error on shapes that do not match.
+func (t *Tensor) ConvTranspose2d(weight, bias *Tensor, groups int, stride, dilation, padding, outputPadding []int) *Tensor {
+	const op = "conv_transpose2d"
+	if t.Ndim() < 3 || weight.Ndim() != t.Ndim() {
+		fail("%s: input of shape %s does not match the weight's shape %s", op, FormatShape(t.n.shape), FormatShape(weight.n.shape))
+	}
+	if groups <= 0 || weight.n.shape[0]%groups != 0 {
+		fail("%s: weight of shape %s cannot be split into %d groups", op, FormatShape(weight.n.shape), groups)
+	}
+	hw := weight.n.shape[2:]
+	n := len(hw)
+	s := tupleOf(op, "stride", stride, n)
+	d := tupleOf(op, "dilation", dilation, n)
+	p := tupleOf(op, "padding", padding, n)
+	op_ := tupleOf(op, "output_padding", outputPadding, n)
+	// (cin, rcout, *k) -> (groups, cin/groups, rcout, *k) -> swap -> flip the kernel -> (cout, cin/groups, *k)
+	ws := weight.n.shape
+	w := weight.Reshape(append([]int{groups, ws[0] / groups}, ws[1:]...)...).Transpose(1, 2)
+	flip := make([]int, n)
+	for i := range flip {
+		flip[i] = 3 + i
+	}
+	w = w.Flip(flip...).Flatten(0, 1)
+	x := t
+	strided := false
+	for _, v := range s {
+		strided = strided || v > 1
+	}
+	if strided {
+		// Put s-1 zeros after every element and cut the trailing ones.
+		xs := x.n.shape
+		var shp, grown []int
+		shp = append(shp, xs[0], xs[1])
+		grown = append(grown, xs[0], xs[1])
+		pads := [][2]int{{0, 0}, {0, 0}}
+		cut := [][2]int{{0, xs[0]}, {0, xs[1]}}
+		for i, e := range xs[2:] {
+			shp = append(shp, e, 1)
+			pads = append(pads, [2]int{0, 0}, [2]int{0, s[i] - 1})
+			grown = append(grown, e*s[i])
+			cut = append(cut, [2]int{0, e*s[i] - (s[i] - 1)})
+		}
+		x = x.Reshape(shp...).Pad(pads).Reshape(grown...).Shrink(cut)
+	}
+	flat := make([]int, 0, 2*n)
+	for i := n - 1; i >= 0; i-- {
+		a := (hw[i]-1)*d[i] - p[i]
+		flat = append(flat, a, a+op_[i])
+	}
+	return x.Conv2d(w, bias, groups, []int{1}, d, flat)
+}
+
+// poolArgs reads a pooling op's kernel size (one entry per pooled axis),
+// stride (nil: the kernel size) and dilation.
+func poolArgs(op string, kernel, stride, dilation []int) (k, s, d []int) {
+	k = kernel
+	if len(k) == 0 {
+		fail("%s: kernel_size must not be empty", op)
+	}
+	s = k
+	if stride != nil {
+		s = tupleOf(op, "stride", stride, len(k))
+	}
+	d = tupleOf(op, "dilation", dilation, len(k))
+	return k, s, d
+}
+
+// ceilPads returns torch-style flat pads for pooling with ceil_mode: the
+// regular padding plus, after each axis, what a last partial window needs,
+// but no window starts inside the right padding.
+func ceilPads(op string, in, k, s, d, p []int) []int {
+	n := len(k)
+	pp := tupleOf(op, "padding", p, n)
+	pads := convPads(op, pp, n)
+	for j := 0; j < n; j++ {
+		o := ceilDiv(in[j]+2*pp[j]-(d[j]*(k[j]-1)+1), s[j]) + 1
+		pads[2*n-1-2*j] += s[j]*(o-1) + (d[j]*(k[j]-1) + 1) - (in[j] + 2*pp[j]) - max(s[j]*(o-1)-(pp[j]+in[j]-1), 0)
+	}
+	return pads
+}
+
+func windowAxes(n int) []int {
+	axes := make([]int, n)
+	for i := range axes {
+		axes[i] = -n + i
+	}
+	return axes
+}
+
+// MaxPool2d takes the maximum of each window over t's last len(kernel) axes. stride nil means the kernel size; padding
+// reads the dtype's lowest value; ceilMode keeps a last partial window.
+func (t *Tensor) MaxPool2d(kernel, stride, dilation, padding []int, ceilMode bool) *Tensor {
+	const op = "max_pool2d"
+	k, s, d := poolArgs(op, kernel, stride, dilation)
+	var pads []int
+	if ceilMode {
+		pads = ceilPads(op, t.spatial(op, len(k)), k, s, d, padding)
+	} else {
+		pads = convPads(op, padding, len(k))
+	}
+	// Padding reads the lowest value. The windows of a padded computed
+	// value would be a computed value read through an expand (its own
+	// kernel), so pad with zeros (a view) and choose the lowest value
+	// inside the windows, with a mask padded the same way.
+	x := t.padFlat(pads, 0).pool(op, k, s, d)
+	padded := false
+	for _, p := range pads {
+		padded = padded || p > 0
+	}
+	if padded {
+		valid := t.n.eng.Full(t.n.shape, 1, Bool).padFlat(pads, 0).pool(op, k, s, d)
+		x = valid.Where(x, t.n.eng.Scalar(minValue(t.n.dtype), t.n.dtype))
+	}
+	return x.Max(windowAxes(len(k)), false)
+}
+
+// spatial returns t's last n axes, failing if t has fewer.
+func (t *Tensor) spatial(op string, n int) []int {
+	if t.Ndim() < n {
+		fail("%s: cannot pool shape %s with a kernel of %d axes", op, FormatShape(t.n.shape), n)
+	}
+	return t.n.shape[t.Ndim()-n:]
+}
+
+// AvgPool2d averages each window; countIncludePad counts padded zeros in the
+// divisor (the padding added by ceilMode never counts).
+func (t *Tensor) AvgPool2d(kernel, stride, dilation, padding []int, ceilMode, countIncludePad bool) *Tensor {
+	const op = "avg_pool2d"
+	k, s, d := poolArgs(op, kernel, stride, dilation)
+	n := len(k)
+	axes := windowAxes(n)
+	reg := convPads(op, padding, n)
+	pool := func(x *Tensor, pads []int) *Tensor { return x.padFlat(pads, 0).pool(op, k, s, d) }
+	x := t.floatOf()
+	if !countIncludePad {
+		pads := reg
+		if ceilMode {
+			pads = ceilPads(op, t.spatial(op, n), k, s, d, padding)
+		}
+		return pool(x, pads).Sum(axes, false).Div(pool(x.OnesLike(), pads).Sum(axes, false))
+	}
+	if !ceilMode {
+		return pool(x, reg).Mean(axes, false)
+	}
+	cp := ceilPads(op, t.spatial(op, n), k, s, d, padding)
+	extra := make([]int, len(cp))
+	for i := range cp {
+		extra[i] = cp[i] - reg[i]
+	}
+	return pool(x, cp).Sum(axes, false).Div(pool(x.padFlat(reg, 0).OnesLike(), extra).Sum(axes, false))
+}
