@@ -170,6 +170,11 @@ func Open(opts devices.Options) (devices.Device, error) {
 // Name returns "GPU".
 func (d *Device) Name() string { return "GPU" }
 
+// Synchronize waits for every kernel queued so far.
+func (d *Device) Synchronize() error {
+	return clError("clFinish", d.cl.a.Finish(d.cl.queue))
+}
+
 // Probe names the platform and device.
 func (d *Device) Probe() (string, error) { return d.cl.name, nil }
 
