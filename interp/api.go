@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"slices"
 	"sort"
 
 	"tiny/devices"
@@ -22,6 +21,7 @@ type Options struct {
 	Debug          int       // tinygrad's DEBUG level, passed to the tensor engine
 	Imports        fs.FS     // files a script may import; nil means none
 	Args           []string  // what args() returns
+	Files          bool      // the script may read and write files by path (from_file, safe_save, ...) and read the environment (getenv); false refuses
 	// Input reads a line for input(prompt), without its newline; nil
 	// makes input() fail. See display_input.go.
 	Input func(ctx context.Context, prompt string) (string, error)
@@ -65,8 +65,10 @@ func New(opts Options) (*Interp, error) {
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
 	}
-	if opts.Device != "" && !slices.Contains(devices.Names(), opts.Device) {
-		return nil, fmt.Errorf("interp: unknown device %q (have %v)", opts.Device, devices.Names())
+	if opts.Device != "" {
+		if err := devices.Check(opts.Device); err != nil {
+			return nil, fmt.Errorf("interp: %v", err)
+		}
 	}
 	it := &Interp{
 		opts:     opts,

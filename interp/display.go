@@ -74,12 +74,12 @@ func (it *Interp) show(pos lang.Pos, out Output) {
 		return
 	}
 	if out.Path != "" {
-		it.printLine(out.Path)
+		it.printLine(pos, out.Path)
 		return
 	}
 	ext, _, ok := out.picture()
 	if !ok {
-		it.printLine(string(out.Data[MIMEText]))
+		it.printLine(pos, string(out.Data[MIMEText]))
 		return
 	}
 	if it.files == nil {
@@ -91,7 +91,7 @@ func (it *Interp) show(pos lang.Pos, out Output) {
 		path = fmt.Sprintf("%s-%d%s", out.Name, n, ext)
 	}
 	it.writeOutput(pos, path, out)
-	it.printLine(path)
+	it.printLine(pos, path)
 }
 
 // writeOutput writes the form of out that path's extension names.

@@ -29,7 +29,7 @@ func (t *Tensor) Assign(v *Tensor) *Tensor {
 	}
 	old := t.n
 	n := &lazy{kind: kContiguous, dtype: old.dtype, shape: old.shape, src: []*lazy{v.n}, eng: old.eng,
-		requiresGrad: old.requiresGrad, gradSet: old.gradSet, grad: old.grad}
+		requiresGrad: old.requiresGrad, gradSet: old.gradSet, grad: old.grad, assign: true}
 	if old.kind == kBuffer {
 		n.into = old
 	}
