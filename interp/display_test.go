@@ -17,7 +17,7 @@ func runIn(t *testing.T, src string) (string, error) {
 	t.Helper()
 	t.Chdir(t.TempDir())
 	var out bytes.Buffer
-	it, err := New(Options{Device: "CPU", Stdout: &out})
+	it, err := New(Options{Device: "CPU", Stdout: &out, Files: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestFashionMNISTGrid(t *testing.T) {
 	labels := read("train-labels-idx1-ubyte.gz", 8, 16)
 	t.Chdir(t.TempDir())
 	var out bytes.Buffer
-	it, _ := New(Options{Device: "CPU", Stdout: &out})
+	it, _ := New(Options{Device: "CPU", Stdout: &out, Files: true})
 	it.SetGlobal("x", Tensor(images, 16, 28, 28))
 	it.SetGlobal("y", Tensor(labels, 16))
 	src := `names = ["T-shirt", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag", "Boot"]
@@ -235,5 +235,23 @@ imshow(x.cast(uint8), labels=labels, path="fashion.png")`
 func keepPicture(t *testing.T, name string, data []byte) {
 	if dir := os.Getenv("DRAW_OUT"); dir != "" {
 		os.WriteFile(dir+"/"+name, data, 0o644)
+	}
+}
+
+// TestPicturesNeedFiles: without the host's grant nothing is written.
+func TestPicturesNeedFiles(t *testing.T) {
+	t.Chdir(t.TempDir())
+	it, _ := New(Options{Device: "CPU"})
+	for _, src := range []string{`imshow(ones(2, 2))`, `plot([1, 2], path="p.svg")`, `display(view((2, 2)))`} {
+		err := it.Exec(context.Background(), "p.tiny", src, false)
+		if err == nil || !strings.Contains(err.Error(), "file access is not allowed here") {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+	if err := it.Exec(context.Background(), "p.tiny", `display(3)`, false); err != nil {
+		t.Errorf("display of a value with no picture needs no file: %v", err)
+	}
+	if files, _ := os.ReadDir("."); len(files) != 0 {
+		t.Errorf("wrote %v", files)
 	}
 }

@@ -26,7 +26,7 @@ func TestReadmePictures(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	it, err := interp.New(interp.Options{Device: "CPU", Stdout: &out, Stderr: &out})
+	it, err := interp.New(interp.Options{Device: "CPU", Stdout: &out, Stderr: &out, Files: true})
 	if err != nil {
 		t.Fatal(err)
 	}
