@@ -96,18 +96,19 @@ code("""
 import "nn" as nn
 model = nn.sequential([nn.flatten, nn.Linear(784, 64), nn.relu, nn.Linear(64, 10)])
 opt = nn.optim.Adam(nn.get_parameters(model))
-manual_seed(1)
-losses = []
-for i in trange(60, desc="train") {
+fn step(bs) {
   was = train(true)
   opt.zero_grad()
-  s = randint(128, high=X.shape[0])
+  s = randint(bs, high=X.shape[0])
   loss = model(X[s].float() / 255).sparse_categorical_crossentropy(Y[s])
   loss.backward()
   opt.step()
   train(was)
-  losses.append(loss.item())
+  return loss.item()
 }
+manual_seed(1)
+losses = []
+for i in trange(60, desc="train") { losses.append(step(128)) }
 plot(losses, title="Fashion-MNIST: a 784-64-10 MLP", xlabel="step", ylabel="loss", label="train")
 """)
 md("""
