@@ -1,5 +1,10 @@
 package tensor
 
+import (
+	"fmt"
+	"os"
+)
+
 // Convolution and pooling as tinygrad builds them: pool turns the last axes
 // into sliding windows with movement ops only (a repeat, shrinks and
 // reshapes, which the ShapeTracker folds into one view of the input), and a
@@ -383,8 +388,12 @@ func convGradWeight(g, xp *Tensor, wShape []int, groups int, s, d []int) *Tensor
 
 // convChunks is the number of chunks a weight gradient sums the batch in.
 func convChunks(bs int) int {
-	for _, c := range []int{64, 32, 16, 8, 4, 2} {
-		if bs%c == 0 && bs/c >= 4 {
+	minBC := 4
+	if v := os.Getenv("CONV_BC"); v != "" {
+		fmt.Sscan(v, &minBC)
+	}
+	for _, c := range []int{256, 128, 64, 32, 16, 8, 4, 2} {
+		if bs%c == 0 && bs/c >= minBC {
 			return c
 		}
 	}
