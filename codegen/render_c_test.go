@@ -63,7 +63,7 @@ func TestRenderCForms(t *testing.T) {
 	}{
 		{rowSum, []string{"[16];", "tiny_v8 acc21_1 = {0};", "const long ridx2 = 8LL;", "__builtin_memcpy(&acc21[8], &acc21_1, sizeof acc21_1);"}},
 		{transpose, []string{"for (long ridx0 = start; ridx0 < end; ridx0++)", "for (long ridx3 = 0LL; ridx3 < 8LL; ridx3++)"}},
-		{total, []string{"void r_65536_finish(", "for (long w = 1; w < nparts; w++)", "unsigned char* restrict part)"}},
+		{total, []string{"void r_65536_finish(", "for (long step = 1; step < nparts; step *= 2)", "unsigned char* restrict part)"}},
 	} {
 		src := RenderC(tc.p)
 		for _, w := range tc.want {
