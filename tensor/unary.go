@@ -190,13 +190,30 @@ func (t *Tensor) pow(y any, reverse bool) *Tensor {
 			}
 			return intPow(base, int(v))
 		}
+		if t.n.dtype.IsFloat() && (v == 0.5 || v == -0.5) {
+			// sqrt, as tinygrad rewrites it: the gradient at 0 is inf, as
+			// torch's. (Other half-integers take the general path, whose
+			// gradient at 0 is 0; x**k * sqrt(x) would give 0*inf.)
+			base, _ := t.broadcasted(y, false)
+			if v < 0 {
+				return base.Sqrt().Reciprocal()
+			}
+			return base.Sqrt()
+		}
 	}
 	a, b := t.broadcasted(y, reverse)
 	if a.n.dtype.IsInt() {
 		return intPowTensor(a, b) // exact: 11**7 is 19487171
 	}
 	x, e := a.floatOf(), b.floatOf()
-	mag := x.Abs().Log2().Mul(e).Exp2()
+	// 2**(e*log2|x|), with x = 0 taken apart: log2 0 is -inf, whose
+	// product with the gradient would be NaN. There 0**e is 0, 1 or inf
+	// as e is positive, zero or negative, with no gradient (torch's for e
+	// and for e >= 0 ... except its inf at 0 < e < 1). e = 0 elsewhere
+	// needs no case: 2**0 is 1, and e's gradient is ln|x| as torch's.
+	zero := x.Eq(0)
+	mag := zero.Where(1.0, x.Abs()).Log2().Mul(e).Exp2()
+	mag = zero.Where(e.Gt(0).Where(0.0, e.Eq(0).Where(1.0, math.Inf(1))), mag)
 	odd := e.Sub(e.Mul(0.5).Floor().Mul(2.0)).Eq(1.0)
 	integral := e.Eq(e.Floor())
 	neg := x.Lt(0)
@@ -204,7 +221,6 @@ func (t *Tensor) pow(y any, reverse bool) *Tensor {
 	// Times NaN there, not a NaN constant: the gradient is NaN there too,
 	// as torch's, and untouched elsewhere.
 	r = r.Mul(neg.And(integral.Not()).Where(math.NaN(), 1.0))
-	r = e.Eq(0).Where(1.0, r)
 	if !a.n.dtype.IsFloat() {
 		return r.Round().Cast(a.n.dtype)
 	}
