@@ -110,6 +110,26 @@ func (v *TensorValue) Binary(op string, y Value, right bool) (Value, error) {
 		r = t.Eq(o)
 	case "!=":
 		r = t.Ne(o)
+	case "&":
+		r = t.BitwiseAnd(o)
+	case "|":
+		r = t.BitwiseOr(o)
+	case "^":
+		r = t.BitwiseXor(o)
+	case "<<", ">>":
+		n, isInt := toInt(y)
+		if right || !isInt {
+			l, r := "tensor", y.Type()
+			if right {
+				l, r = r, l
+			}
+			return nil, fmt.Errorf("unsupported operand types for %s: %s and %s (a tensor shifts by an int)", op, l, r)
+		}
+		if op == "<<" {
+			r = t.Lshift(n)
+		} else {
+			r = t.Rshift(n)
+		}
 	case "@":
 		w, ok := o.(*tensor.Tensor)
 		if !ok {

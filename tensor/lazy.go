@@ -36,9 +36,13 @@ type lazy struct {
 	base *lazy         // view: the base it looks at
 	st   shape.Tracker // view: from this node's shape to base's layout
 
-	buf  *devices.Buffer // buffer: the data
-	eng  *Engine
-	into *lazy // contiguous made by Assign: the buffer node it may overwrite in place
+	buf    *devices.Buffer // buffer: the data
+	eng    *Engine
+	into   *lazy // contiguous made by Assign: the buffer node it may overwrite in place
+	assign bool  // made by Assign
+
+	walk   uint64 // the schedule cache's last walk that numbered this node (schedcache.go)
+	walkID int32  // its number in that walk
 
 	// Autograd (grad.go). A view collapses onto its base, so it also keeps
 	// the node it was made from and the movement that made it: backward
@@ -50,6 +54,7 @@ type lazy struct {
 	grad         *lazy                // the gradient Backward stored, nil before
 	history      *lazy                // realized buffer: the node it was, kept for backward when a read realized it (see Realize)
 	cut          []weak.Pointer[lazy] // realized buffer without history: what it was computed from (cutLeaves)
+	custom       *customGrad          // view: a gradient rule of its own (withGrad), in place of parent and mv
 }
 
 // baseOf returns the base a node reads: itself unless it is a view.
