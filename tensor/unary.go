@@ -206,11 +206,24 @@ func (t *Tensor) pow(y any, reverse bool) *Tensor {
 		return intPowTensor(a, b) // exact: 11**7 is 19487171
 	}
 	x, e := a.floatOf(), b.floatOf()
-	// 2**(e*log2|x|), with x = 0 taken apart: log2 0 is -inf, whose
-	// product with the gradient would be NaN. There 0**e is 0, 1 or inf
-	// as e is positive, zero or negative, with no gradient (torch's for e
-	// and for e >= 0 ... except its inf at 0 < e < 1). e = 0 elsewhere
-	// needs no case: 2**0 is 1, and e's gradient is ln|x| as torch's.
+	r := powFloats(x, e)
+	if !a.n.dtype.IsFloat() {
+		return r.Round().Cast(a.n.dtype)
+	}
+	// torch's gradient, not the primitives': d/dx = e*x**(e-1) (0 where e
+	// is 0), d/de = x**e * ln x (NaN for a negative x, 0 where x is 0 and e
+	// is not negative).
+	return withGrad(r, []*Tensor{x, e}, func(g *Tensor) []*Tensor {
+		dx := e.Eq(0).Where(0.0, g.Mul(e).Mul(powFloats(x, e.Sub(1.0))))
+		de := x.Eq(0).And(e.Ge(0)).Where(0.0, g.Mul(r).Mul(x.Log()))
+		return []*Tensor{dx, de}
+	})
+}
+
+// powFloats returns x**e for float tensors of one shape and dtype:
+// 2**(e*log2|x|), with the sign of a negative x for odd integral e and NaN
+// for fractional e; 0**e is 0, 1 or inf as e is positive, zero or negative.
+func powFloats(x, e *Tensor) *Tensor {
 	zero := x.Eq(0)
 	mag := zero.Where(1.0, x.Abs()).Log2().Mul(e).Exp2()
 	mag = zero.Where(e.Gt(0).Where(0.0, e.Eq(0).Where(1.0, math.Inf(1))), mag)
@@ -220,11 +233,7 @@ func (t *Tensor) pow(y any, reverse bool) *Tensor {
 	r := neg.And(odd).Where(mag.Neg(), mag)
 	// Times NaN there, not a NaN constant: the gradient is NaN there too,
 	// as torch's, and untouched elsewhere.
-	r = r.Mul(neg.And(integral.Not()).Where(math.NaN(), 1.0))
-	if !a.n.dtype.IsFloat() {
-		return r.Round().Cast(a.n.dtype)
-	}
-	return r
+	return r.Mul(neg.And(integral.Not()).Where(math.NaN(), 1.0))
 }
 
 // intPow returns x**k for k >= 0 by repeated squaring.

@@ -24,6 +24,14 @@ s.add("pow_negative_scalar", "x ** 0.5", {"x": t([-4.0, 4.0])}, lambda x: x ** 0
 # x**y at x = 0 and at y = 0: no NaN gradient; e's gradient is ln|x| at y = 0.
 s.add("pow_zero_base", "x ** y", {"x": t([0.0, 0.0, 2.0, 3.0, 0.0]), "y": t([2.0, 0.0, 0.0, 1.5, 3.0])},
       lambda x, y: x ** y, grad=("x", "y"))
+# torch's pow gradient everywhere: inf at 0**0.5, -inf at 0**-1, NaN for a
+# negative base in e's gradient.
+s.add("pow_torch_edges", "x ** y", {"x": t([0.0, 0.0, 0.0, 2.0, -2.0, 0.0, -2.0, 3.0, -1.5]),
+                                    "y": t([2.0, 0.5, 0.0, 0.0, 3.0, -1.0, 0.5, 1.5, -2.0])},
+      lambda x, y: x ** y, grad=("x", "y"))
+s.add("pow_broadcast", "x ** y", {"x": torch.rand(2, 3) + 0.5, "y": r(3)}, lambda x, y: x ** y, grad=("x", "y"))
+s.add("rpow_negative_base", "(-2.0) ** y", {"y": t([1.0, 2.0, 0.5])}, lambda y: (-2.0) ** y, grad=("y",))
+
 # Half-integer scalar exponents go through sqrt (tinygrad's rewrite): the
 # gradient at 0 is sqrt's.
 for e in ("0.5", "1.5", "-0.5", "2.5"):
