@@ -118,11 +118,11 @@ type scanner struct {
 	mismatch bool // a closing bracket did not match the open one
 	// topTernary counts the conditional expressions at the top level still
 	// waiting for their else.
-	topTernary int
+	topTernary  int
 	ctx         context.Context // the scan stops when it is done
 	interrupted bool            // err says the scan was interrupted
-	end      position
-	strs     []string // decoded string literals, by token Aux
+	end         position
+	strs        []string // decoded string literals, by token Aux
 }
 
 func newScanner(file, src string) *scanner {
