@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"tiny/codegen"
 	"tiny/tensor"
 )
 
@@ -125,9 +126,10 @@ func init() {
 		"gt": binaryMethod((*tensor.Tensor).Gt), "le": binaryMethod((*tensor.Tensor).Le),
 		"ge": binaryMethod((*tensor.Tensor).Ge),
 
-		"sum": reduceMethod((*tensor.Tensor).Sum), "max": reduceMethod((*tensor.Tensor).Max),
+		"sum": accReduceMethod((*tensor.Tensor).Sum, (*tensor.Tensor).SumAcc),
+		"max": reduceMethod((*tensor.Tensor).Max),
 		"min": reduceMethod((*tensor.Tensor).Min), "mean": reduceMethod((*tensor.Tensor).Mean),
-		"prod":   reduceMethod((*tensor.Tensor).Prod),
+		"prod":   accReduceMethod((*tensor.Tensor).Prod, (*tensor.Tensor).ProdAcc),
 		"argmax": reduceMethod((*tensor.Tensor).Argmax),
 		"argmin": reduceMethod((*tensor.Tensor).Argmin),
 
@@ -250,13 +252,17 @@ func scheduleMethod(it *Interp, r Value, c *call) Value {
 	ks := recvT(r).Schedule()
 	out := make([]Value, len(ks))
 	for i, k := range ks {
-		out[i] = Kernel{k.String()}
+		out[i] = Kernel{k.String(), k}
 	}
 	return NewList(out)
 }
 
-// Kernel is one kernel of a schedule; it prints as its AST.
-type Kernel struct{ text string }
+// Kernel is one kernel of a schedule; it prints as its AST (and a notebook
+// draws it, display_picture.go).
+type Kernel struct {
+	text string
+	k    *codegen.Kernel
+}
 
 func (k Kernel) String() string { return k.text }
 func (Kernel) Type() string     { return "kernel" }

@@ -170,6 +170,8 @@ func (DType) Type() string     { return "dtype" }
 // dtypes are the dtype names the language binds.
 var dtypes = map[string]tensor.DType{
 	"bool": tensor.Bool, "uint8": tensor.Uint8, "int32": tensor.Int32, "int64": tensor.Int64,
+	"int8": tensor.Int8, "int16": tensor.Int16, "uint16": tensor.Uint16, "uint32": tensor.Uint32,
+	"uint64":  tensor.Uint64,
 	"float16": tensor.Float16, "float32": tensor.Float32, "float64": tensor.Float64,
 	"half": tensor.Float16, "double": tensor.Float64,
 }

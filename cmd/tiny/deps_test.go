@@ -21,11 +21,13 @@ var layers = map[string][]string{
 	"tensor":        {"devices", "codegen", "shape", "symbolic"},
 	"lang":          {},
 	"stdlib":        {},
-	"interp":        {"lang", "stdlib", "tensor", "devices", "codegen", "shape", "symbolic"},
-	"jupyter":       {"interp", "lang", "stdlib", "tensor", "devices", "codegen", "shape", "symbolic"},
+	"interp":        {"lang", "stdlib", "tensor", "devices", "codegen", "shape", "symbolic", "internal/draw"},
+	"jupyter":       {"interp", "lang", "stdlib", "tensor", "devices", "codegen", "shape", "symbolic", "internal/draw"},
 	// The oracle vectors' loader serves the tests of shape and of every
 	// package above it, so it may use none of them.
 	"internal/oracle": {},
+	// The pictures (views, graphs, images, plots) know nothing of tiny.
+	"internal/draw": {},
 }
 
 // externals lists the only packages outside the standard library that a

@@ -37,6 +37,7 @@ func interpOptions(cfg config, dir string, args []string, stdout, stderr io.Writ
 		Debug:   cfg.debug,
 		Imports: importFS(dir),
 		Args:    args,
+		Files:   true,
 	}
 }
 

@@ -233,3 +233,17 @@ func TestImportSymlinkEscape(t *testing.T) {
 		}
 	}
 }
+
+// failWriter fails every write, as stdout on a full disk does.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// A run whose output cannot be written fails with an error and status 1.
+func TestStdoutWriteFailure(t *testing.T) {
+	var stderr strings.Builder
+	status := Main([]string{"-c", "print(1)"}, config{}, strings.NewReader(""), failWriter{}, &stderr)
+	if status != 1 || !strings.Contains(stderr.String(), "no space left on device") {
+		t.Errorf("status %d, stderr %q", status, stderr.String())
+	}
+}
