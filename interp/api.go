@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"slices"
 	"sort"
 
 	"tiny/devices"
@@ -66,8 +65,10 @@ func New(opts Options) (*Interp, error) {
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
 	}
-	if opts.Device != "" && !slices.Contains(devices.Names(), opts.Device) {
-		return nil, fmt.Errorf("interp: unknown device %q (have %v)", opts.Device, devices.Names())
+	if opts.Device != "" {
+		if err := devices.Check(opts.Device); err != nil {
+			return nil, fmt.Errorf("interp: %v", err)
+		}
 	}
 	it := &Interp{
 		opts:     opts,

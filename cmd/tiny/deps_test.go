@@ -12,17 +12,18 @@ import (
 // lang and stdlib beside the engine. A subpackage of a listed package (devices/cpu)
 // follows the rule of the nearest listed entry unless it has its own.
 var layers = map[string][]string{
-	"symbolic":      {},
-	"shape":         {"symbolic"},
-	"codegen":       {"shape", "symbolic"},
-	"devices":       {"codegen", "shape", "symbolic"},
-	"devices/cpu":   {"devices", "codegen", "shape", "symbolic"},
-	"devices/clang": {"devices", "codegen", "shape", "symbolic"},
-	"tensor":        {"devices", "codegen", "shape", "symbolic"},
-	"lang":          {},
-	"stdlib":        {},
-	"interp":        {"lang", "stdlib", "tensor", "devices", "codegen", "shape", "symbolic", "internal/draw"},
-	"jupyter":       {"interp", "lang", "stdlib", "tensor", "devices", "codegen", "shape", "symbolic", "internal/draw"},
+	"symbolic":       {},
+	"shape":          {"symbolic"},
+	"codegen":        {"shape", "symbolic"},
+	"devices":        {"codegen", "shape", "symbolic"},
+	"devices/cpu":    {"devices", "codegen", "shape", "symbolic"},
+	"devices/clang":  {"devices", "codegen", "shape", "symbolic"},
+	"tensor":         {"devices", "codegen", "shape", "symbolic"},
+	"lang":           {},
+	"stdlib":         {},
+	"interp":         {"lang", "stdlib", "tensor", "devices", "codegen", "shape", "symbolic", "internal/draw"},
+	"jupyter":        {"interp", "lang", "stdlib", "tensor", "devices", "codegen", "shape", "symbolic", "internal/draw"},
+	"devices/opencl": {"devices", "codegen", "shape", "symbolic"},
 	// The oracle vectors' loader serves the tests of shape and of every
 	// package above it, so it may use none of them.
 	"internal/oracle": {},

@@ -115,6 +115,8 @@ func TestConfigFromEnv(t *testing.T) {
 		{map[string]string{"DEVICE": "clang", "CPU": "1"}, config{device: "CLANG"}},
 		{map[string]string{"CPU": "1"}, config{device: "CPU"}},
 		{map[string]string{"CLANG": "1", "CPU": "0"}, config{device: "CLANG"}},
+		{map[string]string{"GPU": "1"}, config{device: "GPU"}},
+		{map[string]string{"DEVICE": "gpu"}, config{device: "GPU"}},
 		{map[string]string{"DEBUG": "3", "NO_COLOR": "1", "HOME": "/h"}, config{debug: 3, noColor: true, history: "/h/.tiny_history"}},
 	}
 	for _, tc := range tests {
