@@ -123,8 +123,15 @@ func (it *Interp) ExecCell(ctx context.Context, filename, src string) (result st
 // run is Exec and, with last, ExecCell.
 func (it *Interp) run(ctx context.Context, filename, src string, echo, last bool) (result string, err error) {
 	it.sources[filename] = src
-	f, err := lang.Parse(filename, src)
+	if ctx != nil && ctx.Err() != nil { // an already cancelled context runs nothing
+		return "", &EvalError{Msg: "interrupted", Pos: lang.Pos{File: filename, Line: 1, Col: 1}, Err: ctx.Err(), source: src}
+	}
+	f, err := lang.ParseContext(orBackground(ctx), filename, src)
 	if err != nil {
+		var le *lang.Error
+		if ctx != nil && ctx.Err() != nil && errors.As(err, &le) {
+			return "", &EvalError{Msg: le.Msg, Pos: le.Pos, Err: ctx.Err(), source: src}
+		}
 		return "", err
 	}
 	defer it.enter(ctx)()
@@ -176,6 +183,13 @@ func (it *Interp) running(src string) func() {
 
 // enter installs ctx for one API call and returns the function restoring
 // the previous state.
+func orBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
+}
+
 func (it *Interp) enter(ctx context.Context) func() {
 	if ctx == nil {
 		ctx = context.Background()
