@@ -22,6 +22,7 @@ type Options struct {
 	Debug          int       // tinygrad's DEBUG level, passed to the tensor engine
 	Imports        fs.FS     // files a script may import; nil means none
 	Args           []string  // what args() returns
+	MaxBytes       int64     // the most bytes of tensor buffers a script may hold at once; 0 is no bound but 8 GiB a buffer
 }
 
 // Interp is an interpreter session: its globals, tensor engine and the
@@ -78,7 +79,7 @@ func New(opts Options) (*Interp, error) {
 func (it *Interp) engine() *tensor.Engine {
 	if it.eng == nil && it.engErr == nil {
 		it.eng, it.engErr = tensor.NewEngine(tensor.Options{
-			Device: it.opts.Device, Debug: it.opts.Debug, Log: it.opts.Stdout,
+			Device: it.opts.Device, Debug: it.opts.Debug, Log: it.opts.Stdout, MaxBytes: it.opts.MaxBytes,
 			Context: func() context.Context { return it.ctx },
 		})
 	}

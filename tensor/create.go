@@ -19,7 +19,7 @@ func (e *Engine) FromFloats(data []float64, shp []int, d DType) *Tensor {
 	if len(data) != prod(shp) {
 		fail("tensor: %d values cannot fill shape %s", len(data), FormatShape(shp))
 	}
-	b := alloc("tensor", d, len(data))
+	b := e.alloc("tensor", d, len(data))
 	writeFloats(b, data)
 	return &Tensor{newBuffer(e, b, append([]int(nil), shp...))}
 }
@@ -30,7 +30,7 @@ func (e *Engine) FromInts(data []int64, shp []int, d DType) *Tensor {
 	if len(data) != prod(shp) {
 		fail("tensor: %d values cannot fill shape %s", len(data), FormatShape(shp))
 	}
-	b := alloc("tensor", d, len(data))
+	b := e.alloc("tensor", d, len(data))
 	writeInts(b, data)
 	return &Tensor{newBuffer(e, b, append([]int(nil), shp...))}
 }
@@ -174,7 +174,7 @@ const genChunk = 1 << 16
 func (e *Engine) generate(op string, shp []int, d DType, f func(i int) float64) *Tensor {
 	checkShape(op, shp)
 	n := prod(shp)
-	b := alloc(op, d, n)
+	b := e.alloc(op, d, n)
 	sz := d.Size()
 	chunks := (n + genChunk - 1) / genChunk
 	var next atomic.Int64
@@ -261,6 +261,17 @@ const (
 	maxElements = 1 << 40
 	maxBytes    = 8 << 30
 )
+
+// alloc is the package's alloc, counted against e's memory bound.
+func (e *Engine) alloc(op string, d DType, n int) *devices.Buffer {
+	checkAlloc(op, d, n)
+	if e != nil && e.opts.MaxBytes > 0 && int64(n)*int64(d.Size()) > e.opts.MaxBytes {
+		fail("%s: out of memory: a buffer of %s would pass the limit of %s", op, formatBytes(int64(n)*int64(d.Size())), formatBytes(e.opts.MaxBytes))
+	}
+	b := alloc(op, d, n)
+	e.hold(op, b)
+	return b
+}
 
 // alloc returns a device buffer for n elements of d, or panics with a *Error
 // when it would exceed maxBytes.

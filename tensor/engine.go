@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 	"weak"
 
@@ -21,6 +22,13 @@ type Options struct {
 	Log      io.Writer // where debug output goes; nil discards it
 	Threads  int       // goroutines per kernel, passed to the device; 0 = GOMAXPROCS
 	CacheDir string    // compiled artifacts, for devices that compile; "" = default
+
+	// MaxBytes bounds the bytes of buffers the engine's tensors hold at
+	// once: an allocation past it fails with a *Error (after a collection
+	// has returned what dead tensors held), so that a script cannot take
+	// all of the host's memory. 0 means no bound but the per-buffer one
+	// (8 GiB).
+	MaxBytes int64
 
 	// Context, when set, returns the context each kernel runs under: once
 	// it is done the running kernel stops between chunks of its global
@@ -50,6 +58,8 @@ type Engine struct {
 
 	pendMu  sync.Mutex
 	pending []weak.Pointer[lazy] // losses and gradients of Backward, for the next in-place step (assign.go)
+
+	held atomic.Int64 // bytes of the buffers tensors of this engine hold (memory.go)
 
 	rngMu sync.Mutex
 	seed  uint64 // manual_seed value

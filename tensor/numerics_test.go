@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -225,5 +226,28 @@ func TestCreatorsAllocateLittle(t *testing.T) {
 			t.Errorf("%s: %.1f bytes allocated per element", name, per)
 		}
 		runtime.KeepAlive(x)
+	}
+}
+
+// An engine with a memory bound refuses a buffer that would pass it, with
+// an error, and counts dead tensors' buffers out once collected.
+func TestMemoryBound(t *testing.T) {
+	e, err := NewEngine(Options{Device: "CPU", MaxBytes: 64 << 20})
+	if err != nil {
+		t.Skip(err)
+	}
+	for i := range 20 { // 16 MiB a round, 320 MiB in all
+		if err := Catch(func() { e.Rand([]int{4 << 20}, int64(i)).Add(1).Realize() }); err != nil {
+			t.Fatalf("round %d: %v", i, err)
+		}
+	}
+	err = Catch(func() { e.Rand([]int{32 << 20}).Realize() })
+	if err == nil || !strings.Contains(err.Error(), "out of memory") {
+		t.Errorf("a 128 MiB buffer under a 64 MiB bound: %v", err)
+	}
+	keep := e.Rand([]int{8 << 20}, 1).Realize() // 32 MiB held
+	err = Catch(func() { e.Rand([]int{8 << 20}, 2).Add(keep).Realize() })
+	if err == nil || !strings.Contains(err.Error(), "out of memory") {
+		t.Errorf("96 MiB held under a 64 MiB bound: %v", err)
 	}
 }

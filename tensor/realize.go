@@ -140,6 +140,7 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 	}
 	for i, it := range items {
 		out, ok := inPlace(items, i, bufOf), false
+		shared := out != nil // an assigned buffer, already counted
 		if out != nil {
 			out.Share()
 			ok = true
@@ -151,6 +152,9 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 		}
 		if !ok {
 			out = devices.Alloc(it.out.dtype, prod(it.out.shape))
+		}
+		if !shared {
+			e.hold("realize", out)
 		}
 		bufs := []*devices.Buffer{out}
 		for _, in := range it.inputs {
