@@ -3,9 +3,12 @@ package tensor
 import (
 	"math"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
+
+	"tiny/codegen"
 )
 
 // A reduce with no output loop outside it runs split across workers: each
@@ -250,4 +253,48 @@ func TestMemoryBound(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "out of memory") {
 		t.Errorf("96 MiB held under a 64 MiB bound: %v", err)
 	}
+}
+
+// A deep graph (a loop without a realize) realizes without exhausting the
+// stack: the graph walks keep their own stacks, and a kernel fuses at most
+// maxFusedDepth ops deep. The stack is bounded to 16 MiB here, so that
+// 200,000 ops stand for the million that overflowed Go's 1 GB stack.
+func TestDeepGraph(t *testing.T) {
+	e := cpuEngine(t)
+	defer debug.SetMaxStack(debug.SetMaxStack(16 << 20))
+	x := e.FromFloats([]float64{1}, []int{1}, Float32)
+	want := float32(1)
+	for range 100_000 {
+		x = x.Mul(1.0000001).Add(0.5)
+		want = want*float32(1.0000001) + 0.5
+	}
+	if got := x.Item(); float32(got) != want {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// A long chain of elementwise ops is cut into kernels of bounded depth.
+func TestFusedDepthBound(t *testing.T) {
+	e := cpuEngine(t)
+	x := e.FromFloats([]float64{1, 2}, []int{2}, Float32)
+	for range 3000 {
+		x = x.Mul(1.0000001).Add(0.5)
+	}
+	items := schedule([]*lazy{x.n})
+	if len(items) < 6000/maxFusedDepth {
+		t.Errorf("%d kernels for 6000 fused ops", len(items))
+	}
+	for _, it := range items {
+		if d := astDepth(it.kernel.AST); d > maxFusedDepth+4 {
+			t.Fatalf("kernel %s is %d deep", it.kernel.Name, d)
+		}
+	}
+}
+
+func astDepth(n *codegen.Node) int {
+	d := 0
+	for _, s := range n.Src {
+		d = max(d, astDepth(s))
+	}
+	return d + 1
 }
