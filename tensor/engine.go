@@ -75,7 +75,7 @@ type Stats struct {
 
 // NewEngine opens the device named in opts and returns an engine on it.
 func NewEngine(opts Options) (*Engine, error) {
-	dopts := devices.Options{Debug: opts.Debug, Log: opts.Log, CacheDir: opts.CacheDir, Threads: opts.Threads}
+	dopts := devices.Options{Debug: opts.Debug, Log: opts.Log, CacheDir: opts.CacheDir, Threads: opts.Threads, Context: opts.Context}
 	var dev devices.Device
 	var err error
 	if opts.Device == "" {
@@ -101,6 +101,17 @@ func (e *Engine) context() context.Context {
 		}
 	}
 	return context.Background()
+}
+
+// checkInterrupt panics with a *Error "interrupted" once the engine's
+// context is done.
+func (e *Engine) checkInterrupt() {
+	if e == nil {
+		return
+	}
+	if err := e.context().Err(); err != nil {
+		panic(&Error{Msg: "interrupted", Err: err})
+	}
 }
 
 // DeviceName returns the name of the engine's device, such as "CPU".

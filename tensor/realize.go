@@ -330,6 +330,9 @@ func (e *Engine) run(it *item, bufs []*devices.Buffer, log io.Writer) {
 			fmt.Fprintf(log, "%s\n", prog)
 		}
 		r, err := e.dev.Compile(prog)
+		if ctx := e.context(); err != nil && ctx.Err() != nil {
+			panic(&Error{Msg: "interrupted", Err: ctx.Err()}) // the compiler was stopped
+		}
 		if err != nil {
 			// The device could not build the kernel (no compiler, a full
 			// disk): an error of the environment, not of tiny.

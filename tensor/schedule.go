@@ -91,7 +91,10 @@ func (s *scheduler) collect(root *lazy) {
 		return
 	}
 	stack := []frame{{b: root}}
-	for len(stack) > 0 {
+	for steps := 0; len(stack) > 0; steps++ {
+		if steps%4096 == 4095 {
+			root.eng.checkInterrupt() // a large graph takes a while to walk
+		}
 		f := &stack[len(stack)-1]
 		b := f.b
 		if f.next == len(b.src) {
