@@ -2,7 +2,6 @@ package codegen
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"tiny/symbolic"
@@ -570,15 +569,8 @@ func identity(op Op, d DType) float64 {
 	case OpMul:
 		return 1
 	}
-	switch d {
-	case Bool, Uint8:
-		return 0
-	case Int32:
-		return math.MinInt32
-	case Int64:
-		return math.MinInt64
-	}
-	return math.Inf(-1)
+	lo, _ := d.MinMax()
+	return lo
 }
 
 // gather lowers an OpGather: the tracker's index plus the operand's value

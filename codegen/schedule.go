@@ -192,7 +192,7 @@ func (pl *plan) order(opts Options) nest {
 func innerSize(n, cols int) int {
 	best := 0
 	score := func(d int) int { return abs(d-cols) - 1000*b2i(d%8 == 0) }
-	for d := cols / 2; d <= 2*cols && d < n; d++ {
+	for d := cols / 2; d <= 2*cols && d <= n; d++ {
 		if d > 0 && n%d == 0 && (best == 0 || score(d) < score(best)) {
 			best = d
 		}

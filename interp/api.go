@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"slices"
 	"sort"
 
 	"tiny/devices"
@@ -23,6 +22,14 @@ type Options struct {
 	Imports        fs.FS     // files a script may import; nil means none
 	Args           []string  // what args() returns
 	MaxBytes       int64     // the most bytes of tensor buffers a script may hold at once; 0 is no bound but 8 GiB a buffer
+	Files          bool      // the script may read and write files by path (from_file, safe_save, ...) and read the environment (getenv); false refuses
+	// Input reads a line for input(prompt), without its newline; nil
+	// makes input() fail. See display_input.go.
+	Input func(ctx context.Context, prompt string) (string, error)
+	// Display shows pictures and rich values (display, imshow, plot,
+	// progress); nil writes their files and prints the paths. See
+	// display.go.
+	Display Displayer
 }
 
 // Interp is an interpreter session: its globals, tensor engine and the
@@ -48,6 +55,7 @@ type Interp struct {
 	training bool   // tinygrad's Tensor.training: train(true) sets it (train.go)
 
 	debugPanics bool
+	files       map[string]int // display.go: pictures written per default name
 }
 
 // New returns an interpreter with the given options.
@@ -58,8 +66,10 @@ func New(opts Options) (*Interp, error) {
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
 	}
-	if opts.Device != "" && !slices.Contains(devices.Names(), opts.Device) {
-		return nil, fmt.Errorf("interp: unknown device %q (have %v)", opts.Device, devices.Names())
+	if opts.Device != "" {
+		if err := devices.Check(opts.Device); err != nil {
+			return nil, fmt.Errorf("interp: %v", err)
+		}
 	}
 	it := &Interp{
 		opts:     opts,
@@ -183,9 +193,14 @@ func (it *Interp) enter(ctx context.Context) func() {
 // SetGlobal binds a global variable to a Go value: a Value, nil, a bool, an
 // integer or float type, a string, a TensorData (see Tensor), []float32,
 // []float64, []int32, []int64, []int or []bool (as 1-D tensors), a *tensor.Tensor, []any or
-// map[string]any (converted element by element).
+// map[string]any (converted element by element). It returns an error for a
+// name no script can use (not an identifier, or a keyword), an unsigned
+// value past int64, and data that holds itself.
 func (it *Interp) SetGlobal(name string, v any) (err error) {
 	defer it.recoverTo(&err)
+	if !lang.IsName(name) {
+		return fmt.Errorf("interp: SetGlobal: %q is not a name a script can use", name)
+	}
 	val, err := it.fromGo(v)
 	if err != nil {
 		return err

@@ -48,9 +48,13 @@ type Engine struct {
 	opts Options
 	dev  devices.Device
 
-	mu      sync.Mutex // guards runners, kernel counts and realization
-	runners map[string]*compiled
-	stats   Stats
+	mu        sync.Mutex // guards runners, kernel counts and realization
+	runners   map[string]*compiled
+	schedules map[string][]cachedItem // schedules by graph structure (schedcache.go)
+	walks     uint64                  // graph walks so far, to stamp nodes
+	lastNodes int                     // nodes and key bytes of the last walk, to size the next
+	lastKey   int
+	stats     Stats
 
 	// interp, when set (by tests), runs kernels instead of the device: the
 	// package's reference evaluator of kernel ASTs.
@@ -71,6 +75,9 @@ type Stats struct {
 	Kernels  int           // kernels run
 	Compiles int           // kernels lowered and compiled (cache misses)
 	Time     time.Duration // time spent running kernels
+
+	Schedule     time.Duration // time spent scheduling (schedcache.go: looking up the cache, or cutting kernels)
+	ScheduleHits int           // realizations whose schedule came from the cache
 }
 
 // NewEngine opens the device named in opts and returns an engine on it.
@@ -120,6 +127,18 @@ func (e *Engine) DeviceName() string {
 		return "CPU"
 	}
 	return e.opts.Device
+}
+
+// Synchronize waits until every kernel the engine has run has finished on
+// its device. Realize returns once a kernel is queued on a device that runs
+// asynchronously (GPU), so a timer around it must call Synchronize; on the
+// host devices it returns at once.
+func (e *Engine) Synchronize() {
+	if s, ok := e.dev.(devices.Synchronizer); ok {
+		if err := s.Synchronize(); err != nil {
+			fail("%s device: %v", e.DeviceName(), err)
+		}
+	}
 }
 
 // Debug returns the engine's DEBUG level.

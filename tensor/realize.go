@@ -26,6 +26,14 @@ type Sourcer interface {
 	Source() string
 }
 
+// DeviceTimer is implemented by runners whose kernels run asynchronously
+// on a device with its own clock (the GPU device): at DEBUG=1 the engine
+// reports DeviceTime, the device time of the last run, instead of the time
+// Run took to enqueue it.
+type DeviceTimer interface {
+	DeviceTime() time.Duration
+}
+
 // Realize computes t's base into a buffer if it is not one yet, and
 // returns t. Later reads of t, and of every tensor sharing its base, use the
 // buffer.
@@ -86,13 +94,23 @@ func (t *Tensor) Schedule() []*codegen.Kernel {
 func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	// Nodes realized as state (assigns) or on the side (the pending loss
+	// and grads of a step) skip cutLeaves: a walk of the whole graph per
+	// step, for an error message about gradients through them.
+	noCut := map[*lazy]bool{}
 	for _, t := range targets {
 		if t.baseOf().into != nil {
-			targets = append(targets, e.takePending()...)
+			pend := e.takePending()
+			for _, p := range pend {
+				noCut[p.baseOf()] = true
+			}
+			targets = append(targets, pend...)
 			break
 		}
 	}
-	items := schedule(targets)
+	start := time.Now()
+	items := e.cachedSchedule(targets)
+	e.stats.Schedule += time.Since(start)
 	if len(items) == 0 {
 		return
 	}
@@ -191,7 +209,7 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 		if keepGrad && reachesMarked(b, marked) {
 			was := *b
 			pasts[b] = past{history: &was}
-		} else if b.dtype.IsFloat() {
+		} else if b.dtype.IsFloat() && !b.assign && !noCut[b] {
 			pasts[b] = past{cut: cutLeaves(b, leaves)}
 		}
 	}
@@ -350,6 +368,9 @@ func (e *Engine) run(it *item, bufs []*devices.Buffer, log io.Writer) {
 		fail("%s device failed running kernel %s: %v", e.DeviceName(), k.Name, err)
 	}
 	el := time.Since(start)
+	if dt, ok := c.runner.(DeviceTimer); ok && e.opts.Debug >= 1 {
+		el = dt.DeviceTime()
+	}
 	e.stats.Kernels++
 	e.stats.Time += el
 	if e.opts.Debug >= 1 {

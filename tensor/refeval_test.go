@@ -8,6 +8,7 @@ import (
 	"tiny/codegen"
 	"tiny/devices"
 	"tiny/devices/clang"
+	"tiny/devices/opencl"
 	"tiny/symbolic"
 )
 
@@ -32,9 +33,17 @@ func cpuEngine(t testing.TB) *Engine {
 
 // engines returns the engines the differential tests run on: the CPU
 // device, the reference evaluator, and the CLANG device where a C compiler
-// works (issue 5: every oracle program on both devices).
+// works (issue 5: every oracle program on both devices), and the GPU
+// device where OpenCL has a platform.
 func engines(t testing.TB) map[string]*Engine {
 	m := map[string]*Engine{"cpu": cpuEngine(t), "ref": refEngine()}
+	if _, err := opencl.Available(); err != nil {
+		t.Logf("GPU device not tested: %v", err)
+	} else if e, err := NewEngine(Options{Device: "GPU"}); err != nil {
+		t.Fatalf("GPU device: %v", err)
+	} else {
+		m["gpu"] = e
+	}
 	if _, err := clang.Available(); err != nil {
 		t.Logf("CLANG device not tested: %v", err)
 		return m

@@ -115,6 +115,8 @@ func TestConfigFromEnv(t *testing.T) {
 		{map[string]string{"DEVICE": "clang", "CPU": "1"}, config{device: "CLANG"}},
 		{map[string]string{"CPU": "1"}, config{device: "CPU"}},
 		{map[string]string{"CLANG": "1", "CPU": "0"}, config{device: "CLANG"}},
+		{map[string]string{"GPU": "1"}, config{device: "GPU"}},
+		{map[string]string{"DEVICE": "gpu"}, config{device: "GPU"}},
 		{map[string]string{"DEBUG": "3", "NO_COLOR": "1", "HOME": "/h"}, config{debug: 3, noColor: true, history: "/h/.tiny_history"}},
 	}
 	for _, tc := range tests {
@@ -203,6 +205,34 @@ func TestSafelyAndPrintError(t *testing.T) {
 	printError(&buf, nil, errors.New("plain"), func(string) string { return "" }, true)
 	if got := buf.String(); !strings.Contains(got, "\x1b[") || !strings.HasSuffix(got, " plain\n") {
 		t.Errorf("colored printError = %q", got)
+	}
+}
+
+// TestImportSymlinkEscape: an import cannot leave the script's directory,
+// not even through a symbolic link that points out of it.
+func TestImportSymlinkEscape(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "secret.tiny"), []byte("x = 42\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(dir, "app"), 0o755)
+	if err := os.Symlink("../secret.tiny", filepath.Join(dir, "app", "link.tiny")); err != nil {
+		t.Skip(err)
+	}
+	os.Symlink(dir, filepath.Join(dir, "app", "up"))
+	os.WriteFile(filepath.Join(dir, "app", "inside.tiny"), []byte("y = 1\n"), 0o644)
+	os.Symlink("inside.tiny", filepath.Join(dir, "app", "ok.tiny"))
+	for _, tc := range []struct{ src, stdout, stderr string }{
+		{`import "link.tiny" as s; print(s.x)`, "", "error: import \"link.tiny\": "},
+		{`import "up/secret.tiny" as s; print(s.x)`, "", "error: import \"up/secret.tiny\": "},
+		{`import "../secret.tiny" as s; print(s.x)`, "", "error: import \"../secret.tiny\": "},
+		{`import "ok.tiny" as s; print(s.y)`, "1\n", ""},
+	} {
+		os.WriteFile(filepath.Join(dir, "app", "main.tiny"), []byte(tc.src+"\n"), 0o644)
+		res := runTiny(t, dir, "", nil, "run", "app/main.tiny")
+		if res.stdout != tc.stdout || !strings.Contains(res.stderr, tc.stderr) || (tc.stderr == "") != (res.stderr == "") {
+			t.Errorf("%s: stdout %q, stderr %q", tc.src, res.stdout, res.stderr)
+		}
 	}
 }
 

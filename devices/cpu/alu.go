@@ -11,11 +11,11 @@ import (
 // type, so the loop body is a plain machine operation: no call per element.
 
 type num interface {
-	~float32 | ~float64 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~int
+	~float32 | ~float64 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~int | ~int8 | ~int16 | ~uint32 | ~uint64
 }
 
 type integer interface {
-	~int32 | ~int64 | ~uint8 | ~int
+	~int32 | ~int64 | ~uint8 | ~int | ~int8 | ~int16 | ~uint16 | ~uint32 | ~uint64
 }
 
 type float interface{ ~float32 | ~float64 }
@@ -296,6 +296,17 @@ func unaryInt[T integer](op codegen.Op) func(d, a []T) {
 // wrapping to the width do not depend on the platform.
 func castLoop[S, D num](toBool, toHalf, floatToInt bool) func(d []D, a []S) {
 	switch {
+	case floatToInt && !toBool && isU64[D]():
+		return func(d []D, a []S) {
+			a = a[:len(d)]
+			for i := range d {
+				if float64(a[i]) >= 1<<63 {
+					d[i] = D(uint64(a[i]))
+				} else {
+					d[i] = D(int64(a[i]))
+				}
+			}
+		}
 	case floatToInt && !toBool:
 		return func(d []D, a []S) {
 			a = a[:len(d)]
@@ -324,6 +335,12 @@ func castLoop[S, D num](toBool, toHalf, floatToInt bool) func(d []D, a []S) {
 			d[i] = D(a[i])
 		}
 	}
+}
+
+func isU64[T any]() bool {
+	var z T
+	_, ok := any(z).(uint64)
+	return ok
 }
 
 // reduceRun folds a run into one value with op, using several partial

@@ -210,6 +210,16 @@ func (prog *program) saveAccs(fr *frame) []any {
 			out[j] = slices.Clone(fr.own.i32[i])
 		case tI64:
 			out[j] = slices.Clone(fr.own.i64[i])
+		case tI8:
+			out[j] = slices.Clone(fr.own.i8[i])
+		case tI16:
+			out[j] = slices.Clone(fr.own.i16[i])
+		case tU16:
+			out[j] = slices.Clone(fr.own.u16[i])
+		case tU32:
+			out[j] = slices.Clone(fr.own.u32[i])
+		case tU64:
+			out[j] = slices.Clone(fr.own.u64[i])
 		case tU8:
 			out[j] = slices.Clone(fr.own.u8[i])
 		}
@@ -234,6 +244,16 @@ func (prog *program) combineParts(fr *frame, parts [][]any) {
 					combineAcc(op, d, parts[w+step][j].([]int32))
 				case []int64:
 					combineAcc(op, d, parts[w+step][j].([]int64))
+				case []int8:
+					combineAcc(op, d, parts[w+step][j].([]int8))
+				case []int16:
+					combineAcc(op, d, parts[w+step][j].([]int16))
+				case []uint16:
+					combineAcc(op, d, parts[w+step][j].([]uint16))
+				case []uint32:
+					combineAcc(op, d, parts[w+step][j].([]uint32))
+				case []uint64:
+					combineAcc(op, d, parts[w+step][j].([]uint64))
 				case []uint8:
 					combineAcc(op, d, parts[w+step][j].([]uint8))
 				}
