@@ -21,6 +21,7 @@ type Options struct {
 	Debug          int       // tinygrad's DEBUG level, passed to the tensor engine
 	Imports        fs.FS     // files a script may import; nil means none
 	Args           []string  // what args() returns
+	MaxBytes       int64     // the most bytes of tensor buffers a script may hold at once; 0 is no bound but 8 GiB a buffer
 	Files          bool      // the script may read and write files by path (from_file, safe_save, ...) and read the environment (getenv); false refuses
 	// Input reads a line for input(prompt), without its newline; nil
 	// makes input() fail. See display_input.go.
@@ -88,7 +89,7 @@ func New(opts Options) (*Interp, error) {
 func (it *Interp) engine() *tensor.Engine {
 	if it.eng == nil && it.engErr == nil {
 		it.eng, it.engErr = tensor.NewEngine(tensor.Options{
-			Device: it.opts.Device, Debug: it.opts.Debug, Log: it.opts.Stdout,
+			Device: it.opts.Device, Debug: it.opts.Debug, Log: it.opts.Stdout, MaxBytes: it.opts.MaxBytes,
 			Context: func() context.Context { return it.ctx },
 		})
 	}
