@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The beautiful_mnist example trains tinygrad's conv net on Fashion-MNIST.
@@ -77,6 +78,9 @@ func TestBeautifulMNIST(t *testing.T) {
 	}
 	if _, err := os.Stat(debianMNIST + "/train-images-idx3-ubyte.gz"); err != nil {
 		t.Skip("Debian's dataset-fashion-mnist is not installed (apt-get install dataset-fashion-mnist): " + err.Error())
+	}
+	if d, ok := t.Deadline(); ok && time.Until(d) < 40*time.Minute {
+		t.Skip("trains for up to half an hour: give go test -timeout 40m or more, as .ci/run does")
 	}
 	acc, out := runMNIST(t, mnistEnv())
 	t.Logf("test accuracy %.2f%%", acc)
