@@ -377,15 +377,20 @@ func (r *cRenderer) block(from, to int, main bool) {
 	}
 }
 
-// combine folds the workers' partial accumulators into the first worker's.
+// combine folds the chunks' partial accumulators into the first chunk's,
+// pairwise in a tree: ((p0+p1)+(p2+p3))+..., so that a float sum's error
+// grows like the log of the number of chunks.
 func (r *cRenderer) combine() {
-	r.line("for (long w = 1; w < nparts; w++) {")
+	r.line("for (long step = 1; step < nparts; step *= 2) {")
+	r.line("  for (long w = 0; w + step < nparts; w += 2*step) {")
 	for _, i := range r.sortedParts() {
 		u, off := r.u[i], r.partOff[i]
 		t := cValueType(u.DType)
-		r.line("  { const %s* restrict s = (const %s*)(parts + w*%d + %d);", t, t, r.partBytes, off)
-		r.line("    for (long i = 0; i < %d; i++) acc%d[i] = %s; }", max(u.Size, 1), i, r.fold(u.ReduceOp, u.DType, fmt.Sprintf("acc%d[i]", i), "s[i]"))
+		r.line("    { %s* restrict d = (%s*)(parts + w*%d + %d);", t, t, r.partBytes, off)
+		r.line("      const %s* restrict s = (const %s*)(parts + (w+step)*%d + %d);", t, t, r.partBytes, off)
+		r.line("      for (long i = 0; i < %d; i++) d[i] = %s; }", max(u.Size, 1), r.fold(u.ReduceOp, u.DType, "d[i]", "s[i]"))
 	}
+	r.line("  }")
 	r.line("}")
 }
 

@@ -394,7 +394,7 @@ func (r *clRenderer) render() *CLProgram {
 	if usesF16 {
 		// Rounding to float16 through a half in private memory; vload_half
 		// and vstore_half are core OpenCL, with or without cl_khr_fp16.
-		src.WriteString("static inline float tiny_rh(float x) { ushort h; vstore_half_rte(x, 0, (__private half*)&h); return vload_half(0, (__private const half*)&h); }\n")
+		src.WriteString("#ifndef TINY_RH\n#define TINY_RH\nstatic inline float tiny_rh(float x) { ushort h; vstore_half_rte(x, 0, (__private half*)&h); return vload_half(0, (__private const half*)&h); }\n#endif\n")
 	}
 	src.WriteString(kernels.String())
 	c.Source = src.String()

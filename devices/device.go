@@ -154,6 +154,13 @@ type Prober interface {
 	Probe() (detail string, err error)
 }
 
+// Synchronizer is implemented by devices whose kernels run asynchronously
+// (the GPU device enqueues them): Synchronize returns once every kernel run
+// so far has finished. A benchmark calls it before stopping its timer.
+type Synchronizer interface {
+	Synchronize() error
+}
+
 // Targeter is implemented by devices that want codegen to shape loop nests
 // for them differently from codegen.DefaultTarget (tinygrad's renderer
 // properties, in the same role): the pure-Go CPU device runs long innermost

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"slices"
 	"sort"
 
 	"tiny/devices"
@@ -23,6 +22,13 @@ type Options struct {
 	Imports        fs.FS     // files a script may import; nil means none
 	Args           []string  // what args() returns
 	Files          bool      // the script may read and write files by path (from_file, safe_save, ...) and read the environment (getenv); false refuses
+	// Input reads a line for input(prompt), without its newline; nil
+	// makes input() fail. See display_input.go.
+	Input func(ctx context.Context, prompt string) (string, error)
+	// Display shows pictures and rich values (display, imshow, plot,
+	// progress); nil writes their files and prints the paths. See
+	// display.go.
+	Display Displayer
 }
 
 // Interp is an interpreter session: its globals, tensor engine and the
@@ -48,6 +54,7 @@ type Interp struct {
 	training bool   // tinygrad's Tensor.training: train(true) sets it (train.go)
 
 	debugPanics bool
+	files       map[string]int // display.go: pictures written per default name
 }
 
 // New returns an interpreter with the given options.
@@ -58,8 +65,10 @@ func New(opts Options) (*Interp, error) {
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
 	}
-	if opts.Device != "" && !slices.Contains(devices.Names(), opts.Device) {
-		return nil, fmt.Errorf("interp: unknown device %q (have %v)", opts.Device, devices.Names())
+	if opts.Device != "" {
+		if err := devices.Check(opts.Device); err != nil {
+			return nil, fmt.Errorf("interp: %v", err)
+		}
 	}
 	it := &Interp{
 		opts:     opts,

@@ -127,7 +127,11 @@ func print_(it *Interp, c *call) Value {
 	for i, a := range c.args {
 		parts[i] = str(a)
 	}
-	_, _ = it.opts.Stdout.Write([]byte(strings.Join(parts, sep) + end))
+	if _, err := it.opts.Stdout.Write([]byte(strings.Join(parts, sep) + end)); err != nil {
+		// A full disk or a closed pipe: the output is lost, so the run
+		// fails rather than ending as if it had printed.
+		it.failf(c.pos, "print: cannot write the output: %v", err)
+	}
 	return None
 }
 

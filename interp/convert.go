@@ -271,12 +271,16 @@ func toList(t *tensor.Tensor) Value {
 }
 
 // narrowValue returns the float64 nearest the shortest decimal that names
-// x in dtype d (x itself for float64).
+// x as a float32 (x itself for float64).
 func narrowValue(x float64, d tensor.DType) float64 {
 	if d == tensor.Float64 || x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
 		return x
 	}
-	if d == tensor.Float32 {
+	if d != tensor.Float64 {
+		// float16 (and any narrower float) narrows as float32 does: its
+		// values are float32 values, and the float16 shortest form would
+		// change them (65504 is "65500" in float16, which reads back as
+		// 65504 only through float16).
 		var buf [32]byte
 		b := strconv.AppendFloat(buf[:0], x, 'e', -1, 32)
 		if v, ok := parseShort(b); ok {
@@ -286,9 +290,6 @@ func narrowValue(x float64, d tensor.DType) float64 {
 			return f
 		}
 		return x
-	}
-	if f, err := strconv.ParseFloat(tensor.FormatFloat(x, d), 64); err == nil {
-		return f
 	}
 	return x
 }

@@ -32,7 +32,7 @@ func (it *Interp) exec(s lang.Stmt, env *scope) ctrl {
 	case *lang.ExprStmt:
 		v := it.eval(s.X, env)
 		if it.echo && env == it.globals && v != None {
-			it.guard(s.Pos(), func() { it.printLine(v.String()) })
+			it.guard(s.Pos(), func() { it.printLine(s.Pos(), v.String()) })
 		}
 	case *lang.AssignStmt:
 		v := it.eval(s.Value, env)
@@ -376,6 +376,8 @@ func (it *Interp) augAssign(s *lang.AugAssign, env *scope) {
 	}
 }
 
-func (it *Interp) printLine(s string) {
-	_, _ = it.opts.Stdout.Write([]byte(s + "\n"))
+func (it *Interp) printLine(pos lang.Pos, s string) {
+	if _, err := it.opts.Stdout.Write([]byte(s + "\n")); err != nil {
+		it.failf(pos, "cannot write the output: %v", err)
+	}
 }

@@ -12,6 +12,7 @@ import (
 
 	_ "tiny/devices/clang"
 	_ "tiny/devices/cpu"
+	_ "tiny/devices/opencl"
 	"tiny/interp"
 )
 

@@ -37,7 +37,7 @@ func dir_(it *Interp, c *call) Value {
 func help_(it *Interp, c *call) Value {
 	var x Value
 	it.unpack(c, "x?", &x)
-	it.printLine(helpText(x))
+	it.printLine(c.pos, helpText(x))
 	return None
 }
 

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"tiny/codegen"
 	"tiny/tensor"
 )
 
@@ -251,13 +252,17 @@ func scheduleMethod(it *Interp, r Value, c *call) Value {
 	ks := recvT(r).Schedule()
 	out := make([]Value, len(ks))
 	for i, k := range ks {
-		out[i] = Kernel{k.String()}
+		out[i] = Kernel{k.String(), k}
 	}
 	return NewList(out)
 }
 
-// Kernel is one kernel of a schedule; it prints as its AST.
-type Kernel struct{ text string }
+// Kernel is one kernel of a schedule; it prints as its AST (and a notebook
+// draws it, display_picture.go).
+type Kernel struct {
+	text string
+	k    *codegen.Kernel
+}
 
 func (k Kernel) String() string { return k.text }
 func (Kernel) Type() string     { return "kernel" }

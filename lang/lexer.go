@@ -114,8 +114,8 @@ type scanner struct {
 	// topTernary counts the conditional expressions at the top level still
 	// waiting for their else.
 	topTernary int
-	end      position
-	strs     []string // decoded string literals, by token Aux
+	end        position
+	strs       []string // decoded string literals, by token Aux
 }
 
 func newScanner(file, src string) *scanner {

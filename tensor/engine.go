@@ -108,6 +108,18 @@ func (e *Engine) DeviceName() string {
 	return e.opts.Device
 }
 
+// Synchronize waits until every kernel the engine has run has finished on
+// its device. Realize returns once a kernel is queued on a device that runs
+// asynchronously (GPU), so a timer around it must call Synchronize; on the
+// host devices it returns at once.
+func (e *Engine) Synchronize() {
+	if s, ok := e.dev.(devices.Synchronizer); ok {
+		if err := s.Synchronize(); err != nil {
+			fail("%s device: %v", e.DeviceName(), err)
+		}
+	}
+}
+
 // Debug returns the engine's DEBUG level.
 func (e *Engine) Debug() int { return e.opts.Debug }
 

@@ -26,6 +26,14 @@ type Sourcer interface {
 	Source() string
 }
 
+// DeviceTimer is implemented by runners whose kernels run asynchronously
+// on a device with its own clock (the GPU device): at DEBUG=1 the engine
+// reports DeviceTime, the device time of the last run, instead of the time
+// Run took to enqueue it.
+type DeviceTimer interface {
+	DeviceTime() time.Duration
+}
+
 // Realize computes t's base into a buffer if it is not one yet, and
 // returns t. Later reads of t, and of every tensor sharing its base, use the
 // buffer.
@@ -353,6 +361,9 @@ func (e *Engine) run(it *item, bufs []*devices.Buffer, log io.Writer) {
 		fail("%s device failed running kernel %s: %v", e.DeviceName(), k.Name, err)
 	}
 	el := time.Since(start)
+	if dt, ok := c.runner.(DeviceTimer); ok && e.opts.Debug >= 1 {
+		el = dt.DeviceTime()
+	}
 	e.stats.Kernels++
 	e.stats.Time += el
 	if e.opts.Debug >= 1 {

@@ -187,7 +187,8 @@ func (t *Tensor) foldedCount(op string, axes []int) int {
 }
 
 // Argmax returns the int32 index of the first maximum along one axis, or of
-// the flattened tensor when axes is nil. It panics with a *Error when given
+// the flattened tensor when axes is nil; a NaN counts as the maximum, as in
+// torch. It panics with a *Error when given
 // more than one axis.
 func (t *Tensor) Argmax(axes []int, keepdim bool) *Tensor {
 	if axes == nil {
@@ -203,6 +204,11 @@ func (t *Tensor) Argmax(axes []int, keepdim bool) *Tensor {
 	a := normAxis("argmax", axes[0], t.Ndim())
 	n := t.n.shape[a]
 	isMax := t.Eq(t.Max([]int{a}, true))
+	if t.n.dtype.IsFloat() {
+		// As torch: a NaN is the maximum (the max is NaN), and the first
+		// NaN is the answer; NaN == NaN would point past the axis.
+		isMax = isMax.Or(t.Ne(t))
+	}
 	rev := make([]int, t.Ndim()-a)
 	rev[0] = n
 	for i := 1; i < len(rev); i++ {

@@ -8,6 +8,7 @@ import (
 	"tiny/codegen"
 	"tiny/devices"
 	"tiny/devices/clang"
+	"tiny/devices/opencl"
 	"tiny/symbolic"
 )
 
@@ -32,9 +33,17 @@ func cpuEngine(t testing.TB) *Engine {
 
 // engines returns the engines the differential tests run on: the CPU
 // device, the reference evaluator, and the CLANG device where a C compiler
-// works (issue 5: every oracle program on both devices).
+// works (issue 5: every oracle program on both devices), and the GPU
+// device where OpenCL has a platform.
 func engines(t testing.TB) map[string]*Engine {
 	m := map[string]*Engine{"cpu": cpuEngine(t), "ref": refEngine()}
+	if _, err := opencl.Available(); err != nil {
+		t.Logf("GPU device not tested: %v", err)
+	} else if e, err := NewEngine(Options{Device: "GPU"}); err != nil {
+		t.Fatalf("GPU device: %v", err)
+	} else {
+		m["gpu"] = e
+	}
 	if _, err := clang.Available(); err != nil {
 		t.Logf("CLANG device not tested: %v", err)
 		return m
@@ -244,6 +253,9 @@ func aluRef(op codegen.Op, d DType, a ...float64) float64 {
 		r = math.Mod(a[0], a[1])
 	case codegen.OpMax:
 		r = math.Max(a[0], a[1])
+		if math.IsNaN(a[0]) || math.IsNaN(a[1]) {
+			r = math.NaN() // math.Max(+Inf, NaN) is +Inf
+		}
 	case codegen.OpCmpLt:
 		return b2f(a[0] < a[1])
 	case codegen.OpCmpNe:

@@ -20,12 +20,12 @@ type config struct {
 	history string // the REPL's history file; "" keeps none
 }
 
-// configFromEnv reads DEVICE (or CPU=1, CLANG=1), DEBUG, NO_COLOR and HOME
+// configFromEnv reads DEVICE (or CPU=1, CLANG=1, GPU=1), DEBUG, NO_COLOR and HOME
 // through getenv.
 func configFromEnv(getenv func(string) string) (config, error) {
 	var c config
 	c.device = strings.ToUpper(strings.TrimSpace(getenv("DEVICE")))
-	for _, name := range []string{"CPU", "CLANG"} {
+	for _, name := range []string{"CPU", "CLANG", "GPU"} {
 		if c.device == "" && isTrue(getenv(name)) {
 			c.device = name
 		}

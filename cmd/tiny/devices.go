@@ -2,8 +2,10 @@ package main
 
 // Devices register themselves in init, without probing anything (CLANG
 // looks for its compiler on first use); the command links the ones it
-// offers, and DEVICE=, CPU=1 or CLANG=1 picks one.
+// offers, and DEVICE=, CPU=1, CLANG=1 or GPU=1 picks one. GPU (OpenCL)
+// looks for a platform on first use and is never the default.
 import (
 	_ "tiny/devices/clang"
 	_ "tiny/devices/cpu"
+	_ "tiny/devices/opencl"
 )

@@ -115,6 +115,8 @@ func TestConfigFromEnv(t *testing.T) {
 		{map[string]string{"DEVICE": "clang", "CPU": "1"}, config{device: "CLANG"}},
 		{map[string]string{"CPU": "1"}, config{device: "CPU"}},
 		{map[string]string{"CLANG": "1", "CPU": "0"}, config{device: "CLANG"}},
+		{map[string]string{"GPU": "1"}, config{device: "GPU"}},
+		{map[string]string{"DEVICE": "gpu"}, config{device: "GPU"}},
 		{map[string]string{"DEBUG": "3", "NO_COLOR": "1", "HOME": "/h"}, config{debug: 3, noColor: true, history: "/h/.tiny_history"}},
 	}
 	for _, tc := range tests {
@@ -231,5 +233,19 @@ func TestImportSymlinkEscape(t *testing.T) {
 		if res.stdout != tc.stdout || !strings.Contains(res.stderr, tc.stderr) || (tc.stderr == "") != (res.stderr == "") {
 			t.Errorf("%s: stdout %q, stderr %q", tc.src, res.stdout, res.stderr)
 		}
+	}
+}
+
+// failWriter fails every write, as stdout on a full disk does.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// A run whose output cannot be written fails with an error and status 1.
+func TestStdoutWriteFailure(t *testing.T) {
+	var stderr strings.Builder
+	status := Main([]string{"-c", "print(1)"}, config{}, strings.NewReader(""), failWriter{}, &stderr)
+	if status != 1 || !strings.Contains(stderr.String(), "no space left on device") {
+		t.Errorf("status %d, stderr %q", status, stderr.String())
 	}
 }

@@ -344,8 +344,29 @@ func isU64[T any]() bool {
 }
 
 // reduceRun folds a run into one value with op, using several partial
-// results so that the adds do not wait on each other.
+// results so that the adds do not wait on each other. A sum adds pieces of
+// at most 64 pairwise, each with four partial sums, so that a float sum's
+// error grows like the log of the run's length (codegen/cascade.go).
 func reduceRun[T num](op codegen.Op, x []T) T {
+	switch op {
+	case codegen.OpAdd:
+		return pairSum(x)
+	}
+	return foldRun(op, x)
+}
+
+// pairSum returns the sum of x, its halves (at a multiple of 64) added
+// pairwise down to pieces of at most 64.
+func pairSum[T num](x []T) T {
+	if len(x) <= 64 {
+		return foldRun(codegen.OpAdd, x)
+	}
+	h := (len(x)/2 + 63) &^ 63
+	return pairSum(x[:h]) + pairSum(x[h:])
+}
+
+// foldRun folds a run into one value with op, using four partial results.
+func foldRun[T num](op codegen.Op, x []T) T {
 	switch op {
 	case codegen.OpAdd:
 		var s0, s1, s2, s3 T
@@ -465,6 +486,10 @@ func mulAdd[T num](d, x, y []T, ys int, z []T, zs int) {
 
 // dot returns the sum of x[i]*y[i] (y a scalar when ys is 0).
 func dot[T num](x, y []T, ys int) T {
+	if len(x) > 64 { // pairwise, as pairSum
+		h := (len(x)/2 + 63) &^ 63
+		return dot(x[:h], y, ys) + dot(x[h:], y[h*ys:], ys)
+	}
 	var s0, s1, s2, s3 T
 	i := 0
 	if ys == 0 {
@@ -497,6 +522,10 @@ func dot[T num](x, y []T, ys int) T {
 // may be scalars (steps 0), with the partial sums of dot: the same roundings
 // as mulAdd into a run and then dot over it.
 func dotChain[T num](x, y []T, ys int, z []T, zs int, w []T, ws int) T {
+	if len(x) > 64 { // pairwise, as pairSum
+		h := (len(x)/2 + 63) &^ 63
+		return dotChain(x[:h], y, ys, z, zs, w, ws) + dotChain(x[h:], y[h*ys:], ys, z[h*zs:], zs, w[h*ws:], ws)
+	}
 	var s0, s1, s2, s3 T
 	i := 0
 	if ys == 0 && zs == 1 && ws == 1 { // ((a*2+b)*c).sum()

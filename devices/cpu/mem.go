@@ -300,6 +300,18 @@ func accumv[T num](acc int, op codegen.Op, ac access, v opnd) vfunc {
 			j := fr.cur.ix[ac.idx.slot][0]
 			a[j] = combine(op, a[j], reduceRun(op, get[T](&fr.cur)[v.slot][:n]))
 		}
+	case ac.idx.scalar && vs == 0 && op == codegen.OpAdd:
+		// A constant summed along the run: pairwise, as a run of it.
+		return func(fr *frame, _, n int) {
+			var run [blockSize]T
+			x := get[T](&fr.cur)[v.slot][0]
+			for i := range n {
+				run[i] = x
+			}
+			a := get[T](&fr.own)[acc]
+			j := fr.cur.ix[ac.idx.slot][0]
+			a[j] += pairSum(run[:n])
+		}
 	case ac.fast && ac.aff.coef == 1 && vs == 1:
 		vv, _ := arith[T](op)
 		return func(fr *frame, blk, n int) {

@@ -154,7 +154,7 @@ var errNames = map[int32]string{
 	-50: "CL_INVALID_ARG_VALUE", -51: "CL_INVALID_ARG_SIZE", -52: "CL_INVALID_KERNEL_ARGS",
 	-53: "CL_INVALID_WORK_DIMENSION", -54: "CL_INVALID_WORK_GROUP_SIZE", -55: "CL_INVALID_WORK_ITEM_SIZE",
 	-58: "CL_INVALID_EVENT", -61: "CL_INVALID_BUFFER_SIZE", -63: "CL_INVALID_GLOBAL_WORK_SIZE",
-	-1001: "CL_PLATFORM_NOT_FOUND_KHR (no OpenCL driver installed: no ICD in /etc/OpenCL/vendors)",
+	-1001: "CL_PLATFORM_NOT_FOUND_KHR",
 }
 
 // cstr returns s as a NUL-terminated byte slice.

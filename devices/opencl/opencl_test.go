@@ -264,3 +264,34 @@ func TestDebugOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestCompileBatch builds two programs of the same name in one OpenCL
+// program and runs each.
+func TestCompileBatch(t *testing.T) {
+	d := open(t)
+	s := shape.FromInts(10)
+	neg := kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), spec(f32, 10))
+	sq := kt.Kernel(s, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, s), kt.Load(1, f32, s)), spec(f32, 10))
+	var ps []*codegen.Program
+	for _, k := range []*codegen.Kernel{neg, sq} {
+		p, _ := codegen.Lower(k, d.LowerOptions())
+		p.Name = "E_10"
+		ps = append(ps, p)
+	}
+	rs, err := d.CompileBatch(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y := devices.Alloc(f32, 10), devices.Alloc(f32, 10)
+	for i := range x.Float32s() {
+		x.Float32s()[i] = float32(i)
+	}
+	for i, want := range []float32{-3, 9} {
+		if err := rs[i].Run([]*devices.Buffer{y, x}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := y.Float32s()[3]; got != want {
+			t.Errorf("program %d: y[3] = %v, want %v", i, got, want)
+		}
+	}
+}
