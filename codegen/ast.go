@@ -112,6 +112,10 @@ func FormatConst(v float64, d DType) string {
 			return "True"
 		}
 		return "False"
+	case d == Uint64 && v >= 1<<64:
+		return "18446744073709551615"
+	case d == Uint64 && v >= 1<<63:
+		return strconv.FormatUint(uint64(v), 10)
 	case d.IsInt() || d == Index:
 		return strconv.FormatInt(int64(v), 10)
 	}

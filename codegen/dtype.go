@@ -1,18 +1,27 @@
 package codegen
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // DType is the element type of a buffer or of a value inside a kernel.
 // The zero value is Bool.
 type DType uint8
 
-// The dtypes tiny computes with. Float16 is stored as IEEE half and computed
-// in float32, as tinygrad does on CPU backends.
+// The dtypes tiny computes with, in tinygrad's priority order. Float16 is
+// stored as IEEE half and computed in float32, as tinygrad does on CPU
+// backends.
 const (
 	Bool DType = iota
+	Int8
 	Uint8
+	Int16
+	Uint16
 	Int32
+	Uint32
 	Int64
+	Uint64
 	Float16
 	Float32
 	Float64
@@ -28,17 +37,23 @@ var dtypeInfo = [...]struct {
 	size int
 }{
 	Bool:    {"bool", 1},
+	Int8:    {"int8", 1},
 	Uint8:   {"uint8", 1},
+	Int16:   {"int16", 2},
+	Uint16:  {"uint16", 2},
 	Int32:   {"int32", 4},
+	Uint32:  {"uint32", 4},
 	Int64:   {"int64", 8},
+	Uint64:  {"uint64", 8},
 	Float16: {"float16", 2},
 	Float32: {"float32", 4},
 	Float64: {"float64", 8},
 	Index:   {"index", 8},
 }
 
-// DTypes lists every dtype in promotion order (bool < ints < floats).
-var DTypes = []DType{Bool, Uint8, Int32, Int64, Float16, Float32, Float64}
+// DTypes lists every dtype in tinygrad's priority order (bool < ints <
+// floats).
+var DTypes = []DType{Bool, Int8, Uint8, Int16, Uint16, Int32, Uint32, Int64, Uint64, Float16, Float32, Float64}
 
 // String returns the dtype's name as the language spells it ("float32").
 func (d DType) String() string {
@@ -55,7 +70,36 @@ func (d DType) Size() int { return dtypeInfo[d].size }
 func (d DType) IsFloat() bool { return d >= Float16 && d <= Float64 }
 
 // IsInt reports whether d is an integer dtype (bool is not).
-func (d DType) IsInt() bool { return d == Uint8 || d == Int32 || d == Int64 }
+func (d DType) IsInt() bool { return d >= Int8 && d <= Uint64 }
+
+// IsUnsigned reports whether d is an unsigned integer dtype.
+func (d DType) IsUnsigned() bool { return d == Uint8 || d == Uint16 || d == Uint32 || d == Uint64 }
+
+// MinMax returns the smallest and largest values of an integer or bool
+// dtype (as float64: uint64's and int64's ends round to powers of two).
+func (d DType) MinMax() (lo, hi float64) {
+	switch d {
+	case Bool:
+		return 0, 1
+	case Int8:
+		return math.MinInt8, math.MaxInt8
+	case Uint8:
+		return 0, math.MaxUint8
+	case Int16:
+		return math.MinInt16, math.MaxInt16
+	case Uint16:
+		return 0, math.MaxUint16
+	case Int32:
+		return math.MinInt32, math.MaxInt32
+	case Uint32:
+		return 0, math.MaxUint32
+	case Int64:
+		return math.MinInt64, math.MaxInt64
+	case Uint64:
+		return 0, math.MaxUint64
+	}
+	return math.Inf(-1), math.Inf(1)
+}
 
 // ParseDType returns the dtype with the given name.
 func ParseDType(name string) (DType, bool) {
@@ -67,11 +111,51 @@ func ParseDType(name string) (DType, bool) {
 	return 0, false
 }
 
-// Promote returns the dtype both operands of a binary op are cast to:
-// the later of the two in the order bool < uint8 < int32 < int64 < float16 < float32 < float64.
-func Promote(a, b DType) DType {
-	if a > b {
-		return a
+// promoteUp is tinygrad's promotion lattice: the dtypes each one promotes
+// to directly.
+var promoteUp = map[DType][]DType{
+	Bool: {Int8, Uint8}, Int8: {Int16}, Int16: {Int32}, Int32: {Int64}, Int64: {Float16},
+	Uint8: {Int16, Uint16}, Uint16: {Int32, Uint32}, Uint32: {Int64, Uint64}, Uint64: {Float16},
+	Float16: {Float32}, Float32: {Float64},
+}
+
+// above returns the set of dtypes d promotes to, d included.
+func above(d DType) map[DType]bool {
+	out := map[DType]bool{d: true}
+	for _, u := range promoteUp[d] {
+		for x := range above(u) {
+			out[x] = true
+		}
 	}
-	return b
+	return out
+}
+
+var promoteTable [Index][Index]DType
+
+func init() {
+	for _, a := range DTypes {
+		ua := above(a)
+		for _, b := range DTypes {
+			best := Float64
+			for x := range above(b) {
+				if ua[x] && x < best {
+					best = x
+				}
+			}
+			promoteTable[a][b] = best
+		}
+	}
+}
+
+// Promote returns the dtype both operands of a binary op are cast to, as
+// tinygrad's least_upper_dtype: the lowest dtype both promote to in the
+// lattice bool -> int8/uint8, int8 -> int16 -> int32 -> int64 -> float16,
+// uint8 -> int16/uint16, uint16 -> int32/uint32, uint32 -> int64/uint64,
+// uint64 -> float16, float16 -> float32 -> float64. So uint8 and int8 give
+// int16, uint32 and int32 give int64, and int64 and uint64 give float16.
+func Promote(a, b DType) DType {
+	if a >= Index || b >= Index {
+		return max(a, b)
+	}
+	return promoteTable[a][b]
 }

@@ -2,7 +2,7 @@ package codegen
 
 import (
 	"fmt"
-	"math"
+	"slices"
 
 	"tiny/symbolic"
 )
@@ -63,6 +63,7 @@ type emitter struct {
 	axes  []*symbolic.Node          // the index expression of each axis in the current copy
 	accs  []map[*Node]*bnode        // DEFINE_ACC of each reduce, per upcast copy
 	copy  int                       // the upcast copy being emitted
+	comp  []map[*Node]*bnode        // the compensation of each float sum, per upcast copy (cascade.go)
 	acc   *bnode                    // the accumulator index, nil when there are none
 	accIx *symbolic.Node            // the same as an expression
 	lanes int                       // accumulators per output element (1: no lanes)
@@ -134,57 +135,176 @@ func (e *emitter) emit(nt nest) {
 
 // accumulate emits the accumulators and the reduce loops that fill them,
 // then reopens the inner loops for the code after the reduce. Each upcast
-// copy has its own accumulators.
+// copy has its own accumulators. A float sum also gets the accumulators of
+// its compensation (cascade.go), added in after the reduce loops.
 func (e *emitter) accumulate(nt nest) {
 	size := e.lanes
 	for _, l := range nt.inner {
 		size *= l.size
 	}
-	e.accs = nil
-	e.copies(nt.upcast, func() {
-		accs := map[*Node]*bnode{}
-		for _, r := range e.pl.reduces {
-			accs[r] = e.b.ordered(UOp{Op: OpDefineAcc, DType: r.DType, Val: identity(r.ReduceOp, r.DType), Size: size, ReduceOp: r.ReduceOp})
-		}
-		e.accs = append(e.accs, accs)
-	})
-	saved := append([]*symbolic.Node{}, e.axes...)
-	var beforeLast *symbolic.Node
-	for i, l := range nt.red {
-		if i == len(nt.red)-1 {
-			beforeLast = e.axes[l.axis]
-		}
-		e.open(l)
+	e.accs = e.defineAccs(nt, size, func(*Node) bool { return true })
+	e.comp = nil
+	if len(nt.red) > 1 && slices.ContainsFunc(e.pl.reduces, cascades) {
+		e.comp = e.defineAccs(nt, size, cascades)
 	}
-	e.openInner(append(append([]loop{}, nt.inner...), nt.lanes...), true)
-	accumulate := func() {
-		e.copies(nt.upcast, func() {
-			for _, r := range e.pl.reduces {
-				v := e.fold(r)
-				e.b.ordered(UOp{Op: OpAccum, DType: r.DType, ReduceOp: r.ReduceOp}, e.accs[e.copy][r], e.acc, v)
+	saved := append([]*symbolic.Node{}, e.axes...)
+	e.reduceFrom(nt, 0, size)
+	if e.comp != nil {
+		e.overAccs(size, func(idx *bnode) {
+			for c, accs := range e.comp {
+				for _, r := range e.pl.reduces {
+					if !cascades(r) {
+						continue
+					}
+					// Take the last error out, unless the sum is an infinity
+					// or NaN.
+					s := e.b.ordered(UOp{Op: OpLoad, DType: r.DType}, e.accs[c][r], idx)
+					v := e.b.pure(UOp{Op: OpNeg, DType: r.DType}, e.b.ordered(UOp{Op: OpLoad, DType: r.DType}, accs[r], idx))
+					finite := e.b.pure(UOp{Op: OpCmpEq, DType: Bool}, e.b.pure(UOp{Op: OpSub, DType: r.DType}, s, s), e.konst(0, r.DType))
+					v = e.b.pure(UOp{Op: OpWhere, DType: r.DType}, finite, v, e.konst(0, r.DType))
+					e.b.ordered(UOp{Op: OpAccum, DType: r.DType, ReduceOp: OpAdd}, e.accs[c][r], idx, v)
+				}
 			}
 		})
-	}
-	accumulate()
-	for range len(nt.inner) + len(nt.lanes) {
-		e.b.close()
-	}
-	e.b.close() // the last reduce loop, over groups of lanes when there are lanes
-	if nt.tail > 0 {
-		// The positions past the last whole group, each into its own lane.
-		last := nt.red[len(nt.red)-1]
-		e.setAxis(last.axis, symbolic.Simplify(symbolic.Add(beforeLast, symbolic.C(int64(last.size*last.mul)))))
-		e.accIx = e.open(loop{axis: last.axis, size: nt.tail, mul: 1, kind: RangeReduce})
-		e.acc = e.sym(e.accIx)
-		accumulate()
-		e.b.close()
-	}
-	for range len(nt.red) - 1 {
-		e.b.close()
 	}
 	copy(e.axes, saved)
 	clear(e.memo)
 	e.openInner(nt.inner, false)
+}
+
+// defineAccs emits, for each upcast copy, an accumulator of size for each
+// reduce that level selects, and returns them with the current ones for
+// the others.
+func (e *emitter) defineAccs(nt nest, size int, level func(*Node) bool) []map[*Node]*bnode {
+	var out []map[*Node]*bnode
+	e.copies(nt.upcast, func() {
+		accs := map[*Node]*bnode{}
+		for _, r := range e.pl.reduces {
+			if level(r) {
+				accs[r] = e.b.ordered(UOp{Op: OpDefineAcc, DType: r.DType, Val: identity(r.ReduceOp, r.DType), Size: size, ReduceOp: r.ReduceOp})
+			} else {
+				accs[r] = e.accs[e.copy][r]
+			}
+		}
+		out = append(out, accs)
+	})
+	return out
+}
+
+// reduceFrom emits reduce loops k... of nt and what they enclose, folding
+// into e.accs. With a float sum among the reduces and more than one reduce
+// loop, the innermost loop is a block (cascade.go), and so are its rest and
+// the lane tail.
+func (e *emitter) reduceFrom(nt nest, k, size int) {
+	if k == len(nt.red) {
+		e.openInner(append(append([]loop{}, nt.inner...), nt.lanes...), true)
+		e.accumulateBody(nt)
+		for range len(nt.inner) + len(nt.lanes) {
+			e.b.close()
+		}
+		return
+	}
+	l := nt.red[k]
+	before := e.axes[l.axis]
+	block := e.comp != nil && len(nt.red) > 1
+	e.reduceLoop(nt, l, k+1, size, block && k == len(nt.red)-1)
+	end := int64(l.size * l.mul)
+	if l.rest > 0 {
+		// The positions past the last whole block, a loop in place of the
+		// one restSkip levels in.
+		e.setAxis(l.axis, symbolic.Simplify(symbolic.Add(before, symbolic.C(end))))
+		from := k + l.restSkip + 1
+		e.reduceLoop(nt, loop{axis: l.axis, size: l.rest, mul: l.restMul, kind: RangeReduce}, from, size, block && from == len(nt.red))
+		end += int64(l.rest * l.restMul)
+	}
+	if k == nt.tailAt && nt.tail > 0 {
+		// The lane axis's positions past the last whole group, each into
+		// its own lane.
+		e.setAxis(l.axis, symbolic.Simplify(symbolic.Add(before, symbolic.C(end))))
+		e.inBlock(nt, size, block, func() {
+			e.accIx = e.open(loop{axis: l.axis, size: nt.tail, mul: 1, kind: RangeReduce})
+			e.acc = e.sym(e.accIx)
+			e.accumulateBody(nt)
+			e.b.close()
+		})
+	}
+	e.setAxis(l.axis, before)
+}
+
+// reduceLoop emits loop l around reduce loops from... of nt, as a block
+// when block is set.
+func (e *emitter) reduceLoop(nt nest, l loop, from, size int, block bool) {
+	before := e.axes[l.axis]
+	e.inBlock(nt, size, block, func() {
+		e.open(l)
+		e.reduceFrom(nt, from, size)
+		e.b.close()
+	})
+	e.setAxis(l.axis, before)
+}
+
+// inBlock runs f, which emits loops folding into e.accs, as a block when
+// block is set: f folds into new accumulators for the float sums, whose
+// values are then added into the current ones with Kahan's compensated
+// addition, the rounding error of each kept in e.comp.
+func (e *emitter) inBlock(nt nest, size int, block bool, f func()) {
+	if !block {
+		f()
+		return
+	}
+	outer := e.accs
+	e.accs = e.defineAccs(nt, size, cascades)
+	f()
+	inner := e.accs
+	e.accs = outer
+	e.overAccs(size, func(idx *bnode) {
+		for c, accs := range inner {
+			for _, r := range e.pl.reduces {
+				if !cascades(r) {
+					continue
+				}
+				d := r.DType
+				op := func(o Op, a, b *bnode) *bnode { return e.b.pure(UOp{Op: o, DType: d}, a, b) }
+				x := e.b.ordered(UOp{Op: OpLoad, DType: d}, accs[r], idx)
+				s := e.b.ordered(UOp{Op: OpLoad, DType: d}, e.accs[c][r], idx)
+				k := e.b.ordered(UOp{Op: OpLoad, DType: d}, e.comp[c][r], idx)
+				// Kahan: y is x corrected by the error of the last addition,
+				// t = s+y, and the new error (t-s)-y, kept 0 once t is an
+				// infinity or NaN (it would be NaN, and turn the sum NaN).
+				y := op(OpSub, x, k)
+				t := op(OpAdd, s, y)
+				finite := e.b.pure(UOp{Op: OpCmpEq, DType: Bool}, op(OpSub, t, t), e.konst(0, d))
+				kn := e.b.pure(UOp{Op: OpWhere, DType: d}, finite, op(OpSub, op(OpSub, t, s), y), e.konst(0, d))
+				e.b.ordered(UOp{Op: OpAccum, DType: d, ReduceOp: OpAdd}, e.accs[c][r], idx, y) // s+y: t again
+				// k + (kn-k) is kn up to a rounding of the error's error.
+				e.b.ordered(UOp{Op: OpAccum, DType: d, ReduceOp: OpAdd}, e.comp[c][r], idx, op(OpSub, kn, k))
+			}
+		}
+	})
+}
+
+// overAccs calls f inside a loop over the positions of accumulators of
+// size, with the position's index.
+func (e *emitter) overAccs(size int, f func(idx *bnode)) {
+	if size <= 1 {
+		f(e.konst(0, Index))
+		return
+	}
+	name := fmt.Sprintf("ridx%d", e.loops)
+	e.loops++
+	f(e.b.open(name, size, RangeInner))
+	e.b.close()
+}
+
+// accumulateBody folds the reduces' values at the current position into
+// the accumulators, in every upcast copy.
+func (e *emitter) accumulateBody(nt nest) {
+	e.copies(nt.upcast, func() {
+		for _, r := range e.pl.reduces {
+			v := e.fold(r)
+			e.b.ordered(UOp{Op: OpAccum, DType: r.DType, ReduceOp: r.ReduceOp}, e.accs[e.copy][r], e.acc, v)
+		}
+	})
 }
 
 // openInner opens the inner loops and sets the accumulator index to their
@@ -339,13 +459,24 @@ func (e *emitter) lowerNode(n *Node) *bnode {
 		if e.accs == nil {
 			return e.fold(n)
 		}
+		// The lanes fold pairwise: ((l0+l1)+(l2+l3))+...
 		acc := e.accs[e.copy][n]
-		v := e.b.ordered(UOp{Op: OpLoad, DType: n.DType}, acc, e.acc)
+		vs := []*bnode{e.b.ordered(UOp{Op: OpLoad, DType: n.DType}, acc, e.acc)}
 		for l := 1; l < e.lanes; l++ {
 			idx := e.sym(symbolic.Simplify(symbolic.Add(e.accIx, symbolic.C(int64(l)))))
-			v = e.b.pure(UOp{Op: n.ReduceOp, DType: n.DType}, v, e.b.ordered(UOp{Op: OpLoad, DType: n.DType}, acc, idx))
+			vs = append(vs, e.b.ordered(UOp{Op: OpLoad, DType: n.DType}, acc, idx))
 		}
-		return v
+		for len(vs) > 1 {
+			var next []*bnode
+			for i := 0; i+1 < len(vs); i += 2 {
+				next = append(next, e.b.pure(UOp{Op: n.ReduceOp, DType: n.DType}, vs[i], vs[i+1]))
+			}
+			if len(vs)%2 == 1 {
+				next = append(next, vs[len(vs)-1])
+			}
+			vs = next
+		}
+		return vs[0]
 	case OpCast:
 		return e.cast(e.value(n.Src[0]), n.DType)
 	}
@@ -438,15 +569,8 @@ func identity(op Op, d DType) float64 {
 	case OpMul:
 		return 1
 	}
-	switch d {
-	case Bool, Uint8:
-		return 0
-	case Int32:
-		return math.MinInt32
-	case Int64:
-		return math.MinInt64
-	}
-	return math.Inf(-1)
+	lo, _ := d.MinMax()
+	return lo
 }
 
 // gather lowers an OpGather: the tracker's index plus the operand's value

@@ -68,10 +68,20 @@ func cValueType(d DType) string {
 	switch d {
 	case Bool, Uint8:
 		return "uint8_t"
+	case Int8:
+		return "int8_t"
+	case Int16:
+		return "int16_t"
+	case Uint16:
+		return "uint16_t"
 	case Int32:
 		return "int32_t"
+	case Uint32:
+		return "uint32_t"
 	case Int64:
 		return "int64_t"
+	case Uint64:
+		return "uint64_t"
 	case Float16, Float32:
 		return "float"
 	case Float64:
@@ -117,6 +127,28 @@ func cConst(v float64, d DType) string {
 			return "(" + s + suffix + ")"
 		}
 		return s + suffix
+	}
+	if d.IsUnsigned() {
+		// The value wrapped to the width, as the CPU device converts.
+		var u uint64
+		switch {
+		case v >= 1<<64:
+			u = math.MaxUint64 // the float64 nearest it is 2**64
+		case v >= 1<<63:
+			u = uint64(v)
+		default:
+			u = uint64(int64(v))
+		}
+		if bits := 8 * d.Size(); bits < 64 {
+			u &= 1<<bits - 1
+		}
+		switch d {
+		case Uint32:
+			return strconv.FormatUint(u, 10) + "U"
+		case Uint64:
+			return strconv.FormatUint(u, 10) + "ULL"
+		}
+		return strconv.FormatUint(u, 10)
 	}
 	i := int64(v)
 	switch {
@@ -345,15 +377,20 @@ func (r *cRenderer) block(from, to int, main bool) {
 	}
 }
 
-// combine folds the workers' partial accumulators into the first worker's.
+// combine folds the chunks' partial accumulators into the first chunk's,
+// pairwise in a tree: ((p0+p1)+(p2+p3))+..., so that a float sum's error
+// grows like the log of the number of chunks.
 func (r *cRenderer) combine() {
-	r.line("for (long w = 1; w < nparts; w++) {")
+	r.line("for (long step = 1; step < nparts; step *= 2) {")
+	r.line("  for (long w = 0; w + step < nparts; w += 2*step) {")
 	for _, i := range r.sortedParts() {
 		u, off := r.u[i], r.partOff[i]
 		t := cValueType(u.DType)
-		r.line("  { const %s* restrict s = (const %s*)(parts + w*%d + %d);", t, t, r.partBytes, off)
-		r.line("    for (long i = 0; i < %d; i++) acc%d[i] = %s; }", max(u.Size, 1), i, r.fold(u.ReduceOp, u.DType, fmt.Sprintf("acc%d[i]", i), "s[i]"))
+		r.line("    { %s* restrict d = (%s*)(parts + w*%d + %d);", t, t, r.partBytes, off)
+		r.line("      const %s* restrict s = (const %s*)(parts + (w+step)*%d + %d);", t, t, r.partBytes, off)
+		r.line("      for (long i = 0; i < %d; i++) d[i] = %s; }", max(u.Size, 1), r.fold(u.ReduceOp, u.DType, "d[i]", "s[i]"))
 	}
+	r.line("  }")
 	r.line("}")
 }
 
@@ -546,6 +583,10 @@ func (r *cRenderer) alu(op Op, d, from DType, s []string) string {
 			return "(" + s[0] + sym + s[1] + ")"
 		}
 		t := cValueType(d)
+		if d.IsUnsigned() {
+			// No -1 to guard (and uint32's max would compare equal to it).
+			return fmt.Sprintf("(%s == 0 ? (%s)0 : (%s)(%s %s %s))", s[1], t, t, s[0], sym, s[1])
+		}
 		if op == OpIDiv {
 			// NOTE: x / -1 overflows for the most negative x in C; it wraps in Go.
 			return fmt.Sprintf("(%s == 0 ? (%s)0 : %s == -1 ? (%s)(0 - (uint64_t)%s) : (%s)(%s / %s))", s[1], t, s[1], t, s[0], t, s[0], s[1])
@@ -582,7 +623,10 @@ func (r *cRenderer) cast(d, from DType, x string) string {
 	case d == Float16:
 		r.used["half"] = true
 		return "tiny_h2f(tiny_f2h((float)" + x + "))"
-	case fromFloat && (d == Int32 || d == Int64 || d == Uint8 || d == Index):
+	case fromFloat && d == Uint64:
+		// Through int64 below 2**63 (negatives wrap, as the CPU device's).
+		return "(" + x + " < 9223372036854775808.0 ? (uint64_t)(int64_t)" + x + " : (uint64_t)" + x + ")"
+	case fromFloat && (d.IsInt() || d == Index):
 		return "(" + cValueType(d) + ")(int64_t)" + x
 	}
 	return "(" + cValueType(d) + ")" + x

@@ -63,7 +63,7 @@ func TestRenderCForms(t *testing.T) {
 	}{
 		{rowSum, []string{"[16];", "for (long ridx2 = 0LL; ridx2 < 16LL; ridx2++)"}},
 		{transpose, []string{"for (long ridx0 = start; ridx0 < end; ridx0++)", "for (long ridx3 = 0LL; ridx3 < 8LL; ridx3++)"}},
-		{total, []string{"void r_65536_finish(", "for (long w = 1; w < nparts; w++)", "unsigned char* restrict part)"}},
+		{total, []string{"void r_65536_finish(", "for (long step = 1; step < nparts; step *= 2)", "unsigned char* restrict part)"}},
 	} {
 		src := RenderC(tc.p)
 		for _, w := range tc.want {

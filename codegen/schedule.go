@@ -18,10 +18,16 @@ import "sort"
 // every tile is whole and its loads stay in bounds with no mask; the store
 // skips the positions the overlapped tile already wrote. (tinygrad pads
 // such an axis with a mask instead, which gates every load in the tile.)
+//
+// A reduce loop with a rest (cascade.go) walks rest more positions of its
+// axis after its last iteration, restMul apart: a loop of rest iterations
+// in its place whose body is that of the loop restSkip levels inside it.
 type loop struct {
 	axis, size, mul int
 	kind            RangeKind
 	shift           int
+
+	rest, restMul, restSkip int
 }
 
 // tileLoop returns the global loop over tiles of mul along an axis of n,
@@ -49,6 +55,7 @@ type nest struct {
 	outer, red, inner []loop
 	lanes             []loop // at most one: the lanes of the innermost reduce axis
 	tail              int    // lane-axis positions past the last whole group, folded into lanes 0..tail-1 after it
+	tailAt            int    // the reduce loop after which the lane tail runs
 	upcast            []loop // output axes emitted as copies with their own accumulators
 	unroll            []loop // axes unrolled, each taking every value in [0, size)
 	split             bool   // the first reduce loop is the global loop (SplitReduce)
@@ -78,6 +85,11 @@ type Target struct {
 	// loads stride along its innermost axis (a transpose) walks, so each
 	// cache line a tile touches is used whole.
 	Tile int
+	// Block bounds the innermost reduce loop of a kernel with a float sum
+	// (0 means 256): each loop of its reduce folds into an accumulator of
+	// its own, so that rounding errors grow like the log of the length
+	// (cascade.go).
+	Block int
 }
 
 // DefaultTarget is the target of the C renderer: 16 float lanes (one
@@ -167,6 +179,8 @@ func (pl *plan) order(opts Options) nest {
 	if !opts.NoSplit && len(nt.outer) == 0 && len(nt.red) > 0 {
 		nt.splitReduce()
 	}
+	nt.tailAt = len(nt.red) - 1
+	nt.cascade(pl, t.Block)
 	return nt
 }
 
@@ -178,7 +192,7 @@ func (pl *plan) order(opts Options) nest {
 func innerSize(n, cols int) int {
 	best := 0
 	score := func(d int) int { return abs(d-cols) - 1000*b2i(d%8 == 0) }
-	for d := cols / 2; d <= 2*cols && d < n; d++ {
+	for d := cols / 2; d <= 2*cols && d <= n; d++ {
 		if d > 0 && n%d == 0 && (best == 0 || score(d) < score(best)) {
 			best = d
 		}

@@ -256,3 +256,16 @@ func view[T any](b *Buffer, want codegen.DType) []T {
 	}
 	return unsafe.Slice((*T)(b.Ptr()), b.Len) // Ptr syncs
 }
+
+// Elems returns the buffer as a []T sharing its memory, for any T of the
+// element size (int8 for an int8 buffer, uint32 for a uint32 one, ...).
+func Elems[T any](b *Buffer) []T {
+	var z T
+	if int(unsafe.Sizeof(z)) != b.DType.Size() {
+		panic(fmt.Sprintf("internal error: %T view of a %s buffer", z, b.DType))
+	}
+	if b.Len == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(b.Ptr()), b.Len)
+}

@@ -38,7 +38,22 @@ func Chunks(n, workers int) int {
 // lo, hi) for the chunks it takes, in increasing order, until none is left
 // or ctx is done. It returns ctx's error when the loop did not finish.
 func Parallel(ctx context.Context, n, workers int, start func(w int), each func(w, c, lo, hi int)) error {
-	chunks := Chunks(n, workers)
+	return ParallelChunks(ctx, n, Chunks(n, workers), workers, start, each)
+}
+
+// maxPartials is the most chunks a split reduce's global loop is cut into.
+const maxPartials = 64
+
+// PartialChunks returns how many chunks the global loop of n iterations of
+// a split reduce is cut into, each folding into partial accumulators of
+// its own: a number that depends on n alone, so that the partials, combined
+// in chunk order, give the same sum bit for bit whatever the number of
+// workers and their scheduling.
+func PartialChunks(n int) int { return max(1, min(n, maxPartials)) }
+
+// ParallelChunks is Parallel with the number of chunks given.
+func ParallelChunks(ctx context.Context, n, chunks, workers int, start func(w int), each func(w, c, lo, hi int)) error {
+	chunks = max(1, min(chunks, n))
 	workers = max(1, min(workers, chunks))
 	var next, done atomic.Int64
 	work := func(w int) {

@@ -21,6 +21,14 @@ type Options struct {
 	Debug          int       // tinygrad's DEBUG level, passed to the tensor engine
 	Imports        fs.FS     // files a script may import; nil means none
 	Args           []string  // what args() returns
+	Files          bool      // the script may read and write files by path (from_file, safe_save, ...) and read the environment (getenv); false refuses
+	// Input reads a line for input(prompt), without its newline; nil
+	// makes input() fail. See display_input.go.
+	Input func(ctx context.Context, prompt string) (string, error)
+	// Display shows pictures and rich values (display, imshow, plot,
+	// progress); nil writes their files and prints the paths. See
+	// display.go.
+	Display Displayer
 }
 
 // Interp is an interpreter session: its globals, tensor engine and the
@@ -46,6 +54,7 @@ type Interp struct {
 	training bool   // tinygrad's Tensor.training: train(true) sets it (train.go)
 
 	debugPanics bool
+	files       map[string]int // display.go: pictures written per default name
 }
 
 // New returns an interpreter with the given options.
@@ -183,9 +192,14 @@ func (it *Interp) enter(ctx context.Context) func() {
 // SetGlobal binds a global variable to a Go value: a Value, nil, a bool, an
 // integer or float type, a string, a TensorData (see Tensor), []float32,
 // []float64, []int32, []int64, []int or []bool (as 1-D tensors), a *tensor.Tensor, []any or
-// map[string]any (converted element by element).
+// map[string]any (converted element by element). It returns an error for a
+// name no script can use (not an identifier, or a keyword), an unsigned
+// value past int64, and data that holds itself.
 func (it *Interp) SetGlobal(name string, v any) (err error) {
 	defer it.recoverTo(&err)
+	if !lang.IsName(name) {
+		return fmt.Errorf("interp: SetGlobal: %q is not a name a script can use", name)
+	}
 	val, err := it.fromGo(v)
 	if err != nil {
 		return err

@@ -246,3 +246,32 @@ func errString(err error) string {
 	}
 	return err.Error()
 }
+
+// TestSetGlobalRefuses: a value that holds itself, an unsigned int past
+// int64 and a name no script can write are errors, not a crash or a
+// silently wrong value.
+func TestSetGlobalRefuses(t *testing.T) {
+	it := newInterp(t, nil)
+	loop := []any{1, nil}
+	loop[1] = loop
+	m := map[string]any{}
+	m["self"] = m
+	for name, v := range map[string]any{"loop": loop, "m": m, "big": uint64(1 << 63), "bigu": uint(1<<64 - 1)} {
+		if err := it.SetGlobal(name, v); err == nil {
+			t.Errorf("SetGlobal(%q) succeeded", name)
+		}
+	}
+	for _, name := range []string{"", "1x", "a b", "if", "none", "x-y", "é!"} {
+		if err := it.SetGlobal(name, 1); err == nil || !strings.Contains(err.Error(), "not a name") {
+			t.Errorf("SetGlobal(%q): %v", name, err)
+		}
+	}
+	for _, name := range []string{"x", "_y2", "é", "日本"} {
+		if err := it.SetGlobal(name, uint64(1<<63-1)); err != nil {
+			t.Errorf("SetGlobal(%q): %v", name, err)
+		}
+	}
+	if v, err := it.Eval(context.Background(), "x - _y2 + é"); err != nil || v != interp.Int(1<<63-1) {
+		t.Errorf("x - _y2 + é = %v, %v", v, err)
+	}
+}

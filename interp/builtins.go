@@ -127,7 +127,11 @@ func print_(it *Interp, c *call) Value {
 	for i, a := range c.args {
 		parts[i] = str(a)
 	}
-	_, _ = it.opts.Stdout.Write([]byte(strings.Join(parts, sep) + end))
+	if _, err := it.opts.Stdout.Write([]byte(strings.Join(parts, sep) + end)); err != nil {
+		// A full disk or a closed pipe: the output is lost, so the run
+		// fails rather than ending as if it had printed.
+		it.failf(c.pos, "print: cannot write the output: %v", err)
+	}
 	return None
 }
 
@@ -182,8 +186,16 @@ func range_(it *Interp, c *call) Value {
 func (it *Interp) collect(c *call) []Value {
 	var x Value = Tuple{}
 	it.unpack(c, "items?", &x)
+	// Check the length before building: list(range(10**12)) must fail at
+	// once, not after filling the memory.
+	if r, ok := x.(*Range); ok && r.count() > maxLen {
+		it.failf(c.pos, "%s: %s has %d values, more than the limit of %d", c.name, r, r.count(), maxLen)
+	}
 	var out []Value
-	it.iterate(c, x, func(v Value) { out = append(out, v) })
+	it.iterate(c, x, func(v Value) {
+		it.checkLen(c.pos, len(out)+1)
+		out = append(out, v)
+	})
 	return out
 }
 
@@ -242,6 +254,9 @@ func abs_(it *Interp, c *call) Value {
 	it.unpack(c, "x", &x)
 	switch v := x.(type) {
 	case Int:
+		if v == math.MinInt64 {
+			it.failf(c.pos, "integer overflow in abs(%d)", v)
+		}
 		if v < 0 {
 			return -v
 		}
@@ -380,7 +395,14 @@ func round_(it *Interp, c *call) Value {
 		it.failf(c.pos, "round: want a number, got %s", x.Type())
 	}
 	if !nd.Set {
-		return Int(int64(math.RoundToEven(f)))
+		if i, isInt := toInt(x); isInt {
+			return Int(i)
+		}
+		r := math.RoundToEven(f)
+		if !(r >= math.MinInt64 && r < math.MaxInt64) { // NaN, infinities and past int64
+			it.failf(c.pos, "round: cannot convert %s to an int", formatFloat(f))
+		}
+		return Int(int64(r))
 	}
 	p := math.Pow(10, float64(nd.V))
 	return Float(math.RoundToEven(f*p) / p)

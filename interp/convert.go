@@ -24,7 +24,14 @@ type TensorData struct {
 // Tensor returns tensor data for SetGlobal: interp.Tensor([]float32{1, 2, 3, 4}, 2, 2).
 func Tensor(data any, shape ...int) TensorData { return TensorData{Data: data, Shape: shape} }
 
-func (it *Interp) fromGo(v any) (Value, error) {
+func (it *Interp) fromGo(v any) (Value, error) { return it.fromGoDepth(v, 0) }
+
+// fromGoDepth converts v, nested d deep. A value nested past maxNesting (a
+// slice or map that holds itself) is an error, not a stack overflow.
+func (it *Interp) fromGoDepth(v any, d int) (Value, error) {
+	if d > maxNesting {
+		return nil, fmt.Errorf("interp: value nested more than %d deep (does it contain itself?)", maxNesting)
+	}
 	switch x := v.(type) {
 	case nil:
 		return None, nil
@@ -49,9 +56,9 @@ func (it *Interp) fromGo(v any) (Value, error) {
 	case uint32:
 		return Int(x), nil
 	case uint:
-		return Int(x), nil
+		return fromUint(uint64(x))
 	case uint64:
-		return Int(x), nil
+		return fromUint(x)
 	case float32:
 		return Float(x), nil
 	case float64:
@@ -68,23 +75,31 @@ func (it *Interp) fromGo(v any) (Value, error) {
 		out := make([]Value, len(x))
 		for i, e := range x {
 			var err error
-			if out[i], err = it.fromGo(e); err != nil {
+			if out[i], err = it.fromGoDepth(e, d+1); err != nil {
 				return nil, err
 			}
 		}
 		return NewList(out), nil
 	case map[string]any:
-		d := NewDict()
+		dict := NewDict()
 		for _, k := range sortedKeys(x) {
-			e, err := it.fromGo(x[k])
+			e, err := it.fromGoDepth(x[k], d+1)
 			if err != nil {
 				return nil, err
 			}
-			d.Set(k, e)
+			dict.Set(k, e)
 		}
-		return d, nil
+		return dict, nil
 	}
 	return nil, fmt.Errorf("interp: cannot convert %T to a value", v)
+}
+
+// fromUint converts an unsigned int, which must fit an int64.
+func fromUint(x uint64) (Value, error) {
+	if x > math.MaxInt64 {
+		return nil, fmt.Errorf("interp: %d does not fit an int (int64)", x)
+	}
+	return Int(x), nil
 }
 
 func (it *Interp) tensorFromGo(td TensorData) (Value, error) {
@@ -256,12 +271,16 @@ func toList(t *tensor.Tensor) Value {
 }
 
 // narrowValue returns the float64 nearest the shortest decimal that names
-// x in dtype d (x itself for float64).
+// x as a float32 (x itself for float64).
 func narrowValue(x float64, d tensor.DType) float64 {
 	if d == tensor.Float64 || x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
 		return x
 	}
-	if d == tensor.Float32 {
+	if d != tensor.Float64 {
+		// float16 (and any narrower float) narrows as float32 does: its
+		// values are float32 values, and the float16 shortest form would
+		// change them (65504 is "65500" in float16, which reads back as
+		// 65504 only through float16).
 		var buf [32]byte
 		b := strconv.AppendFloat(buf[:0], x, 'e', -1, 32)
 		if v, ok := parseShort(b); ok {
@@ -271,9 +290,6 @@ func narrowValue(x float64, d tensor.DType) float64 {
 			return f
 		}
 		return x
-	}
-	if f, err := strconv.ParseFloat(tensor.FormatFloat(x, d), 64); err == nil {
-		return f
 	}
 	return x
 }

@@ -18,6 +18,7 @@ type EvalError struct {
 	Msg   string
 	Pos   lang.Pos
 	Stack []lang.Frame
+	More  int   // the frames left out of Stack
 	Err   error // the underlying error, if any (a *tensor.Error, a Go builtin's error, context.Canceled)
 
 	source string // the text of the file Pos is in, as it was when the code ran
@@ -34,6 +35,9 @@ func (e *EvalError) Position() lang.Pos { return e.Pos }
 // Frames returns the call frames, innermost first.
 func (e *EvalError) Frames() []lang.Frame { return e.Stack }
 
+// MoreFrames returns how many frames the error left out.
+func (e *EvalError) MoreFrames() int { return e.More }
+
 // failf panics with an *EvalError at pos.
 func (it *Interp) failf(pos lang.Pos, format string, args ...any) {
 	panic(it.newError(pos, fmt.Sprintf(format, args...), nil))
@@ -49,27 +53,28 @@ func (it *Interp) fail(pos lang.Pos, err error) {
 }
 
 func (it *Interp) newError(pos lang.Pos, msg string, err error) *EvalError {
-	return &EvalError{Msg: msg, Pos: pos, Stack: it.stack(), Err: err, source: it.src}
+	stack, more := it.stack()
+	return &EvalError{Msg: msg, Pos: pos, Stack: stack, More: more, Err: err, source: it.src}
 }
 
-// maxFrames bounds the frames an error keeps: a runaway recursion reports
-// its innermost and outermost calls, and a frame repeated more than three
-// times in a row is shown three times.
+// maxFrames bounds the frames an error keeps: a frame repeated more than
+// three times in a row is kept three times, and past maxFrames the rest are
+// only counted, so that a runaway recursion's trace ends with
+// "... N more frames".
 const maxFrames = 20
 
-func (it *Interp) stack() []lang.Frame {
+// stack returns the frames to report, innermost first, and how many it
+// left out.
+func (it *Interp) stack() ([]lang.Frame, int) {
 	var stack []lang.Frame
-	for i := len(it.frames) - 1; i >= 0; i-- {
+	for i := len(it.frames) - 1; i >= 0 && len(stack) < maxFrames; i-- {
 		f := it.frames[i]
 		if n := len(stack); n >= 3 && stack[n-1] == f && stack[n-2] == f && stack[n-3] == f {
 			continue
 		}
 		stack = append(stack, f)
 	}
-	if len(stack) > maxFrames {
-		stack = append(stack[:maxFrames/2:maxFrames/2], stack[len(stack)-maxFrames/2:]...)
-	}
-	return stack
+	return stack, len(it.frames) - len(stack)
 }
 
 // guard runs f, turning a *tensor.Error panic (or any non-EvalError error

@@ -32,7 +32,7 @@ func (it *Interp) exec(s lang.Stmt, env *scope) ctrl {
 	case *lang.ExprStmt:
 		v := it.eval(s.X, env)
 		if it.echo && env == it.globals && v != None {
-			it.guard(s.Pos(), func() { it.printLine(v.String()) })
+			it.guard(s.Pos(), func() { it.printLine(s.Pos(), v.String()) })
 		}
 	case *lang.AssignStmt:
 		v := it.eval(s.Value, env)
@@ -175,6 +175,10 @@ func (it *Interp) eval(x lang.Expr, env *scope) Value {
 		return it.unary(x, it.eval(x.X, env))
 	case *lang.Binary:
 		return it.evalBinary(x, env)
+	case *lang.CondExpr:
+		return it.evalCond(x, env)
+	case *lang.Comprehension:
+		return it.evalComp(x, env)
 	case *lang.Call:
 		return it.evalCall(x, env)
 	case *lang.Index:
@@ -217,21 +221,61 @@ func (it *Interp) evalBinary(x *lang.Binary, env *scope) Value {
 		}
 		return it.eval(x.Y, env)
 	}
-	l := it.eval(x.X, env)
-	r := it.eval(x.Y, env)
-	it.pos = x.OpPos
-	return it.binary(x.OpPos, x.Op, l, r)
+	// A long left-deep chain (a + b + c + ...) is walked in a loop, not by
+	// recursion, so its length is not limited by the stack.
+	chain := []*lang.Binary{x}
+	for {
+		l, ok := chain[len(chain)-1].X.(*lang.Binary)
+		if !ok || l.Op == "and" || l.Op == "or" {
+			break
+		}
+		chain = append(chain, l)
+	}
+	v := it.eval(chain[len(chain)-1].X, env)
+	for i := len(chain) - 1; i >= 0; i-- {
+		b := chain[i]
+		r := it.eval(b.Y, env)
+		it.pos = b.OpPos
+		v = it.binaryOp(b.OpPos, b.Op, v, r)
+	}
+	return v
+}
+
+// binaryOp applies a binary operator other than and/or to two values.
+func (it *Interp) binaryOp(pos lang.Pos, op string, l, r Value) Value {
+	switch op {
+	case "in":
+		return Bool(it.contains(pos, l, r))
+	case "not in":
+		return Bool(!it.contains(pos, l, r))
+	}
+	return it.binary(pos, op, l, r)
 }
 
 func (it *Interp) evalCall(x *lang.Call, env *scope) Value {
 	f := it.eval(x.Fn, env)
-	args := it.evalList(x.Args, env)
+	var args []Value
+	if b, ok := f.(*Builtin); ok && b.name == "tensor" && len(x.Args) > 0 {
+		if l, ok := x.Args[0].(*lang.ListLit); ok {
+			// tensor([...], dtype=d): the literal's numbers go to d directly.
+			args = append([]Value{it.rawBracket(l, env)}, it.evalList(x.Args[1:], env)...)
+		}
+	}
+	if args == nil {
+		args = it.evalList(x.Args, env)
+	}
 	var kw []kwarg
 	for _, k := range x.Kwargs {
 		kw = append(kw, kwarg{k.Name, it.eval(k.Value, env)})
 	}
-	it.pos = x.Start
-	return it.callValue(x.Start, f, args, kw)
+	// A method's errors point at its name, so that in a chain
+	// a.reshape(2, 3).sum(axis=5) the caret marks the failing call.
+	pos := x.Start
+	if a, ok := x.Fn.(*lang.Attr); ok {
+		pos = a.NamePos
+	}
+	it.pos = pos
+	return it.callValue(pos, f, args, kw)
 }
 
 // sliceVal is lo:hi:step inside [], each part none when omitted.
@@ -332,6 +376,8 @@ func (it *Interp) augAssign(s *lang.AugAssign, env *scope) {
 	}
 }
 
-func (it *Interp) printLine(s string) {
-	_, _ = it.opts.Stdout.Write([]byte(s + "\n"))
+func (it *Interp) printLine(pos lang.Pos, s string) {
+	if _, err := it.opts.Stdout.Write([]byte(s + "\n")); err != nil {
+		it.failf(pos, "cannot write the output: %v", err)
+	}
 }

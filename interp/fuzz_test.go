@@ -22,6 +22,10 @@ func FuzzEval(f *testing.F) {
 		"view((3, 3), mask=((0, 2), (0, 2))).reshape(9)", "while true { }",
 		"w = rand(3, requires_grad=true); l = (w * w).sum(); print(l.item()); l.backward(); w.grad",
 		"x = arange(4).float().contiguous(); g = (x.exp().max() * x).sum().gradient(x); realize(g[0], x)",
+		"[i * j for i in range(3) for j in range(i) if i != j]; {k: 1 for k in \"ab\"}",
+		"x = 3; y = 1 if x in (1, 2) else 2 if \"a\" not in \"abc\" else [x for x in range(x)]",
+		"a = [1, 2, 3]; b = (a & 6) | (a ^ 1) << 0; ~b; u = a.cast(uint8); u << 2 >> 1; 2 in a",
+		"p = [-1.0, 2.0] > 0; (p & ~p) | true; 6 & 3 ^ 1 | ~7 << 2 >> 1",
 	} {
 		f.Add(s)
 	}

@@ -66,7 +66,9 @@ func (it *Interp) setIndexTensor(pos lang.Pos, tv *TensorValue, idx []Value, v V
 			if b, ok := x.(Bool); ok && bool(b) {
 				f = 1
 			}
-			val = it.engine().Scalar(f, tv.t.DType())
+			// As data, not a constant folded into the kernel: setting
+			// t[i] = i in a loop then compiles one kernel.
+			val = it.engine().FromFloats([]float64{f}, []int{}, tv.t.DType())
 		default:
 			it.failf(pos, "can't set a %s to a tensor", v.Type())
 		}

@@ -16,6 +16,21 @@ type tdata struct {
 	allBool bool
 }
 
+// rawBracket evaluates a bracket literal as nested lists, without making a
+// tensor of it, so that tensor(literal, dtype=d) converts each number once,
+// straight to d.
+func (it *Interp) rawBracket(x *lang.ListLit, env *scope) Value {
+	out := make([]Value, len(x.Elems))
+	for i, e := range x.Elems {
+		if l, ok := e.(*lang.ListLit); ok {
+			out[i] = it.rawBracket(l, env)
+		} else {
+			out[i] = it.eval(e, env)
+		}
+	}
+	return NewList(out)
+}
+
 // bracket evaluates a bracket literal: a tensor when every element is a
 // number or bool, or a nested bracket literal of one shape; else a list.
 func (it *Interp) bracket(x *lang.ListLit, env *scope) Value {
@@ -98,11 +113,16 @@ func (it *Interp) tensorFromData(pos lang.Pos, d *tdata) *TensorValue {
 			}
 			t = e.FromFloats(fs, d.shape, tensor.Float32)
 		default:
+			// ints give int32, or int64 when one does not fit: never a wrap.
 			is := make([]int64, len(d.leaves))
+			dt := tensor.Int32
 			for i, v := range d.leaves {
 				is[i], _ = toInt(v)
+				if is[i] != int64(int32(is[i])) {
+					dt = tensor.Int64
+				}
 			}
-			t = e.FromInts(is, d.shape, tensor.Int32)
+			t = e.FromInts(is, d.shape, dt)
 		}
 	})
 	return &TensorValue{t}

@@ -103,6 +103,12 @@ func init() {
 				}
 				m = mt.t
 			}
+			if dropout < 0 || dropout > 1 {
+				it.failf(c.pos, "scaled_dot_product_attention: dropout_p must be in [0, 1], got %v", dropout)
+			}
+			if !it.training {
+				dropout = 0 // tinygrad's dropout acts only in training
+			}
 			return tv(recvT(r).ScaledDotProductAttention(key.t, value.t, m, dropout, causal))
 		},
 	})

@@ -45,10 +45,39 @@ func init() {
 		"atan": unaryMethod((*tensor.Tensor).Atan), "asinh": unaryMethod((*tensor.Tensor).Asinh),
 		"acosh": unaryMethod((*tensor.Tensor).Acosh), "atanh": unaryMethod((*tensor.Tensor).Atanh),
 		"erf": unaryMethod((*tensor.Tensor).Erf), "isnan": unaryMethod((*tensor.Tensor).IsNan),
+		"idiv": func(it *Interp, r Value, c *call) Value {
+			var y Value
+			reverse := false
+			it.unpack(c, "x", &y, "reverse?", &reverse)
+			if reverse {
+				return tv(recvT(r).RIdiv(it.operand(c, y)))
+			}
+			return tv(recvT(r).Idiv(it.operand(c, y)))
+		},
+		"bitcast": func(it *Interp, r Value, c *call) Value {
+			var d Value
+			it.unpack(c, "dtype", &d)
+			return tv(recvT(r).Bitcast(it.dtypeArg(c, d)))
+		},
 		"isinf": func(it *Interp, r Value, c *call) Value {
 			pos, neg := true, true
 			it.unpack(c, "detect_positive?", &pos, "detect_negative?", &neg)
 			return tv(recvT(r).IsInf(pos, neg))
 		},
 	})
+}
+
+// accReduceMethod makes sum and prod: axis=, keepdim= and tinygrad's
+// acc_dtype=, the dtype to accumulate in and give.
+func accReduceMethod(f func(t *tensor.Tensor, axes []int, keepdim bool) *tensor.Tensor,
+	acc func(t *tensor.Tensor, axes []int, keepdim bool, d tensor.DType) *tensor.Tensor) methodFn {
+	return func(it *Interp, r Value, c *call) Value {
+		var axis, accd Value = None, None
+		keepdim := false
+		it.unpack(c, "axis|dim?", &axis, "keepdim?", &keepdim, "acc_dtype?", &accd)
+		if accd != None {
+			return tv(acc(recvT(r), it.axesArg(c, axis), keepdim, it.dtypeArg(c, accd)))
+		}
+		return tv(f(recvT(r), it.axesArg(c, axis), keepdim))
+	}
 }

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"tiny/codegen"
 	"tiny/tensor"
 )
 
@@ -116,22 +117,25 @@ func init() {
 		"t": unaryMethod((*tensor.Tensor).T),
 
 		"maximum": binaryMethod((*tensor.Tensor).Maximum), "minimum": binaryMethod((*tensor.Tensor).Minimum),
-		"add": binaryMethod((*tensor.Tensor).Add), "sub": binaryMethod((*tensor.Tensor).Sub),
-		"mul": binaryMethod((*tensor.Tensor).Mul), "div": binaryMethod((*tensor.Tensor).Div),
-		"pow": binaryMethod((*tensor.Tensor).Pow), "eq": binaryMethod((*tensor.Tensor).Eq),
+		"add": arithMethod((*tensor.Tensor).Add, (*tensor.Tensor).Add),
+		"sub": arithMethod((*tensor.Tensor).Sub, (*tensor.Tensor).RSub),
+		"mul": arithMethod((*tensor.Tensor).Mul, (*tensor.Tensor).Mul),
+		"div": arithMethod((*tensor.Tensor).Div, (*tensor.Tensor).RDiv),
+		"pow": arithMethod((*tensor.Tensor).Pow, (*tensor.Tensor).RPow), "eq": binaryMethod((*tensor.Tensor).Eq),
 		"ne": binaryMethod((*tensor.Tensor).Ne), "lt": binaryMethod((*tensor.Tensor).Lt),
 		"gt": binaryMethod((*tensor.Tensor).Gt), "le": binaryMethod((*tensor.Tensor).Le),
 		"ge": binaryMethod((*tensor.Tensor).Ge),
 
-		"sum": reduceMethod((*tensor.Tensor).Sum), "max": reduceMethod((*tensor.Tensor).Max),
+		"sum": accReduceMethod((*tensor.Tensor).Sum, (*tensor.Tensor).SumAcc),
+		"max": reduceMethod((*tensor.Tensor).Max),
 		"min": reduceMethod((*tensor.Tensor).Min), "mean": reduceMethod((*tensor.Tensor).Mean),
-		"prod":   reduceMethod((*tensor.Tensor).Prod),
+		"prod":   accReduceMethod((*tensor.Tensor).Prod, (*tensor.Tensor).ProdAcc),
 		"argmax": reduceMethod((*tensor.Tensor).Argmax),
 		"argmin": reduceMethod((*tensor.Tensor).Argmin),
 
 		"cumsum":      axisMethod("axis|dim?", 0, (*tensor.Tensor).Cumsum),
-		"softmax":     axisMethod("axis|dim?", -1, (*tensor.Tensor).Softmax),
-		"log_softmax": axisMethod("axis|dim?", -1, (*tensor.Tensor).LogSoftmax),
+		"softmax":     softmaxMethod((*tensor.Tensor).Softmax),
+		"log_softmax": softmaxMethod((*tensor.Tensor).LogSoftmax),
 		"unsqueeze":   axisMethod("axis|dim", 0, (*tensor.Tensor).Unsqueeze),
 
 		"clip": clampMethod,
@@ -185,6 +189,35 @@ func init() {
 }
 
 // axisMethod makes a method taking one axis (positional or axis=/dim=).
+// arithMethod makes add(x, reverse=false) and its kin: reverse computes
+// x op t, as tinygrad's.
+func arithMethod(f, rf func(t *tensor.Tensor, y any) *tensor.Tensor) methodFn {
+	return func(it *Interp, r Value, c *call) Value {
+		var y Value
+		var reverse bool
+		it.unpack(c, "x", &y, "reverse?", &reverse)
+		if reverse {
+			return tv(rf(recvT(r), it.operand(c, y)))
+		}
+		return tv(f(recvT(r), it.operand(c, y)))
+	}
+}
+
+// softmaxMethod makes softmax(axis=-1, dtype=none): a dtype casts the input
+// first, as tinygrad's.
+func softmaxMethod(f func(*tensor.Tensor, int) *tensor.Tensor) methodFn {
+	return func(it *Interp, r Value, c *call) Value {
+		axis := -1
+		var dtype Value = None
+		it.unpack(c, "axis|dim?", &axis, "dtype?", &dtype)
+		t := recvT(r)
+		if dtype != None {
+			t = t.Cast(it.dtypeArg(c, dtype))
+		}
+		return tv(f(t, axis))
+	}
+}
+
 func axisMethod(spec string, def int, f func(*tensor.Tensor, int) *tensor.Tensor) methodFn {
 	return func(it *Interp, r Value, c *call) Value {
 		axis := def
@@ -206,7 +239,11 @@ func (it *Interp) axisIndex(c *call, a, n int) int {
 
 func matmulMethod(it *Interp, r Value, c *call) Value {
 	var w *TensorValue
-	it.unpack(c, "w", &w)
+	var reverse bool
+	it.unpack(c, "x|w", &w, "reverse?", &reverse)
+	if reverse {
+		return tv(w.t.Matmul(recvT(r)))
+	}
 	return tv(recvT(r).Matmul(w.t))
 }
 
@@ -215,13 +252,17 @@ func scheduleMethod(it *Interp, r Value, c *call) Value {
 	ks := recvT(r).Schedule()
 	out := make([]Value, len(ks))
 	for i, k := range ks {
-		out[i] = Kernel{k.String()}
+		out[i] = Kernel{k.String(), k}
 	}
 	return NewList(out)
 }
 
-// Kernel is one kernel of a schedule; it prints as its AST.
-type Kernel struct{ text string }
+// Kernel is one kernel of a schedule; it prints as its AST (and a notebook
+// draws it, display_picture.go).
+type Kernel struct {
+	text string
+	k    *codegen.Kernel
+}
 
 func (k Kernel) String() string { return k.text }
 func (Kernel) Type() string     { return "kernel" }

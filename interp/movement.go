@@ -11,14 +11,14 @@ import (
 var movementMethods = map[string]methodFn{
 	"reshape": reshapeMethod,
 	"view": func(it *Interp, r Value, c *call) Value {
-		return tv(recvT(r).Reshape(it.shapeArgs(c, it.noKw(c))...))
+		return tv(recvT(r).Reshape(it.shapeArgs(c, it.argsOrKw(c, "shape"))...))
 	},
 	"permute": func(it *Interp, r Value, c *call) Value {
-		return tv(recvT(r).Permute(it.shapeArgs(c, it.noKw(c))...))
+		return tv(recvT(r).Permute(it.shapeArgs(c, it.argsOrKw(c, "order"))...))
 	},
 	"expand": func(it *Interp, r Value, c *call) Value {
 		t := recvT(r)
-		shp := it.shapeArgs(c, it.noKw(c))
+		shp := it.shapeArgs(c, it.argsOrKw(c, "shape"))
 		old := t.Shape()
 		for i := range shp {
 			if k := i - (len(shp) - len(old)); shp[i] == -1 && k >= 0 {
@@ -56,6 +56,20 @@ var movementMethods = map[string]methodFn{
 		it.unpack(c, "axis|dim?", &axis)
 		return tv(recvT(r).Squeeze(it.axesArg(c, axis)...))
 	},
+}
+
+// argsOrKw returns c's positional arguments, or the value of the keyword
+// name (tinygrad's reshape(shape=), permute(order=)), failing on both or on
+// other keywords.
+func (it *Interp) argsOrKw(c *call, name string) []Value {
+	args := c.args
+	if v, ok := it.takeKw(c, name)[name]; ok {
+		if len(args) > 0 {
+			it.failf(c.pos, "%s: got %s both positionally and as %s=", c.name, name, name)
+		}
+		args = []Value{v}
+	}
+	return args
 }
 
 // noKw returns c's positional arguments, failing on keywords.

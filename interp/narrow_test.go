@@ -35,3 +35,14 @@ func TestNarrowValue(t *testing.T) {
 		t.Errorf("float32 0.1 reads as %v", got)
 	}
 }
+
+// float16 values read back exactly: every float16 is a float32, and the
+// float16 shortest form would change them (65504 is "65500").
+func TestNarrowFloat16Exact(t *testing.T) {
+	for _, x := range []float64{65504, -65504, 2049 * 16, 0.0999755859375, 6.103515625e-05, 5.960464477539063e-08} {
+		got := narrowValue(x, tensor.Float16)
+		if float32(got) != float32(x) || (x == math.Trunc(x) && got != x) {
+			t.Errorf("narrowValue(%v, float16) = %v", x, got)
+		}
+	}
+}

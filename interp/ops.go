@@ -24,6 +24,18 @@ func (it *Interp) unary(x *lang.Unary, v Value) Value {
 			i, _ := toInt(v)
 			return Int(i)
 		}
+	case "~":
+		switch n := v.(type) {
+		case Int:
+			return ^n
+		case Bool:
+			i, _ := toInt(v)
+			return Int(^i)
+		case *TensorValue:
+			var out Value
+			it.guard(x.Start, func() { out = &TensorValue{n.t.BitwiseNot()} })
+			return out
+		}
 	case "-":
 		switch n := v.(type) {
 		case Int:
@@ -130,6 +142,11 @@ func cmpHolds(op string, c int) bool {
 // arith handles + - * / // % ** on numbers and the sequence operators; it
 // returns nil for unsupported operand types.
 func (it *Interp) arith(pos lang.Pos, op string, x, y Value) Value {
+	if a, ok := x.(Bool); ok && (op == "&" || op == "|" || op == "^") {
+		if b, ok := y.(Bool); ok {
+			return Bool(map[string]bool{"&": bool(a && b), "|": bool(a || b), "^": a != b}[op])
+		}
+	}
 	xi, xInt := toInt(x)
 	yi, yInt := toInt(y)
 	if xInt && yInt {
@@ -249,6 +266,14 @@ func (it *Interp) intOp(pos lang.Pos, op string, a, b int64) Value {
 			return Int(q)
 		}
 		return Int(r)
+	case "&":
+		return Int(a & b)
+	case "|":
+		return Int(a | b)
+	case "^":
+		return Int(a ^ b)
+	case "<<", ">>":
+		return it.shift(pos, op, a, b)
 	case "**":
 		if b < 0 {
 			return it.floatOp(pos, op, float64(a), float64(b))
@@ -259,6 +284,24 @@ func (it *Interp) intOp(pos lang.Pos, op string, a, b int64) Value {
 		it.failf(pos, "integer overflow in %d ** %d", a, b)
 	}
 	return nil
+}
+
+// shift returns a << b or a >> b as Python computes them, failing where
+// a << b does not fit in an int64.
+func (it *Interp) shift(pos lang.Pos, op string, a, b int64) Value {
+	if b < 0 {
+		it.failf(pos, "negative shift count %d", b)
+	}
+	if op == ">>" {
+		return Int(a >> min(b, 63)) // arithmetic: -1 >> 100 is -1
+	}
+	if a == 0 {
+		return Int(0)
+	}
+	if b >= 63 || a<<b>>b != a {
+		it.failf(pos, "integer overflow in %d << %d", a, b)
+	}
+	return Int(a << b)
 }
 
 // mulInt returns a*b and whether it fits in an int64.

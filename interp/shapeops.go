@@ -137,7 +137,7 @@ func init() {
 	addMethods("tensor", map[string]methodFn{
 		"clamp": clampMethod,
 		"repeat": func(it *Interp, r Value, c *call) Value {
-			return tv(recvT(r).Repeat(it.shapeArgs(c, it.noKw(c))...))
+			return tv(recvT(r).Repeat(it.shapeArgs(c, it.argsOrKw(c, "repeats"))...))
 		},
 		"repeat_interleave": func(it *Interp, r Value, c *call) Value {
 			var repeats int

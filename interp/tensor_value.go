@@ -110,6 +110,26 @@ func (v *TensorValue) Binary(op string, y Value, right bool) (Value, error) {
 		r = t.Eq(o)
 	case "!=":
 		r = t.Ne(o)
+	case "&":
+		r = t.BitwiseAnd(o)
+	case "|":
+		r = t.BitwiseOr(o)
+	case "^":
+		r = t.BitwiseXor(o)
+	case "<<", ">>":
+		n, isInt := toInt(y)
+		if right || !isInt {
+			l, r := "tensor", y.Type()
+			if right {
+				l, r = r, l
+			}
+			return nil, fmt.Errorf("unsupported operand types for %s: %s and %s (a tensor shifts by an int)", op, l, r)
+		}
+		if op == "<<" {
+			r = t.Lshift(n)
+		} else {
+			r = t.Rshift(n)
+		}
 	case "@":
 		w, ok := o.(*tensor.Tensor)
 		if !ok {
@@ -150,6 +170,8 @@ func (DType) Type() string     { return "dtype" }
 // dtypes are the dtype names the language binds.
 var dtypes = map[string]tensor.DType{
 	"bool": tensor.Bool, "uint8": tensor.Uint8, "int32": tensor.Int32, "int64": tensor.Int64,
+	"int8": tensor.Int8, "int16": tensor.Int16, "uint16": tensor.Uint16, "uint32": tensor.Uint32,
+	"uint64":  tensor.Uint64,
 	"float16": tensor.Float16, "float32": tensor.Float32, "float64": tensor.Float64,
 	"half": tensor.Float16, "double": tensor.Float64,
 }

@@ -300,6 +300,8 @@ func compareTorch(what string, got Value, want torchArray, atol, rtol float64) (
 			for _, b := range t.Bools() {
 				g = append(g, b2f(b))
 			}
+		} else if t.DType() == tensor.Uint64 {
+			g = t.Floats() // above 2**63 an int64 would be negative
 		} else {
 			for _, x := range t.Ints() {
 				g = append(g, float64(x))

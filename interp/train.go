@@ -16,6 +16,7 @@ func init() {
 	tensorBuiltins["train"] = train_
 	tensorBuiltins["training"] = training_
 	tensorBuiltins["id"] = id_
+	tensorBuiltins["engine_stats"] = engineStats_
 }
 
 // assignMethod gives the receiver v's values (tensor.Assign: in place when
@@ -107,4 +108,19 @@ func id_(it *Interp, c *call) Value {
 		it.failf(c.pos, "id: want a tensor, list, dict or fn, got %s", v.Type())
 	}
 	return Int(p)
+}
+
+// engineStats_ returns what the tensor engine has done so far, for timing
+// a training step: kernels run and compiled, seconds spent running kernels
+// and scheduling, and schedules taken from the cache.
+func engineStats_(it *Interp, c *call) Value {
+	it.unpack(c)
+	st := it.engine().Stats()
+	d := NewDict()
+	d.Set("kernels", Int(st.Kernels))
+	d.Set("compiles", Int(st.Compiles))
+	d.Set("kernel_time", Float(st.Time.Seconds()))
+	d.Set("schedule_time", Float(st.Schedule.Seconds()))
+	d.Set("schedule_hits", Int(st.ScheduleHits))
+	return d
 }

@@ -18,6 +18,7 @@ type executeRequest struct {
 	StoreHistory    *bool             `json:"store_history"` // default true
 	UserExpressions map[string]string `json:"user_expressions"`
 	StopOnError     *bool             `json:"stop_on_error"` // default true
+	AllowStdin      *bool             `json:"allow_stdin"`   // default true
 }
 
 // execute runs a cell and returns the content of its reply, publishing the
@@ -32,18 +33,21 @@ func (k *Kernel) execute(ctx context.Context, req *Message) (content any, abort 
 	if !c.Silent {
 		k.pub(req, "execute_input", map[string]any{"code": c.Code, "execution_count": shown})
 	}
-	result, err := k.run(ctx, req, name, c.Code)
+	result, err := k.run(ctx, req, name, c)
 	if err != nil {
 		ename, evalue, tb := k.describe(err)
 		k.pub(req, "error", map[string]any{"ename": ename, "evalue": evalue, "traceback": tb})
 		reply := errorContent(ename, evalue, tb)
 		reply["execution_count"] = count
+		reply["payload"], reply["user_expressions"] = []any{}, map[string]any{} // as ipykernel's
 		return reply, c.StopOnError == nil || *c.StopOnError
 	}
-	if result != "" && !c.Silent {
+	if result.Data != nil && !c.Silent {
+		// As IPython's display hook: the number shown for the cell, which
+		// a cell run without history does not take from the next one.
 		k.pub(req, "execute_result", map[string]any{
-			"execution_count": count,
-			"data":            map[string]any{"text/plain": result},
+			"execution_count": shown,
+			"data":            mimeBundle(result.Data),
 			"metadata":        map[string]any{},
 		})
 	}
@@ -74,23 +78,36 @@ func (k *Kernel) number(c executeRequest) (shown, count int, name string) {
 // runs: it fails at once rather than hold up the interrupt that may follow.
 var errBusy = errors.New("another cell is running")
 
-// run runs code as the cell name, its output going to req's streams, and
-// cancellable by Interrupt.
-func (k *Kernel) run(ctx context.Context, req *Message, name, code string) (result string, err error) {
+// run runs the cell's code as the cell name, its output going to req's
+// streams, cancellable by Interrupt, and returns its last value's forms.
+// A first line "%debug N" runs it at DEBUG level N.
+func (k *Kernel) run(ctx context.Context, req *Message, name string, c executeRequest) (result interp.Output, err error) {
+	code, level, err := cellDebug(c.Code)
+	if err != nil {
+		return result, err
+	}
 	if !k.itMu.TryLock() {
-		return "", errBusy
+		return result, errBusy
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	k.mu.Lock()
 	k.cancel = cancel
+	k.parent, k.allowStdin = req, c.AllowStdin == nil || *c.AllowStdin
 	k.mu.Unlock()
 	k.stdout.setParent(req)
 	k.stderr.setParent(req)
+	oldLevel := k.it.Debug()
+	if level >= 0 {
+		k.it.SetDebug(level)
+	}
 	defer func() {
+		if level >= 0 {
+			k.it.SetDebug(oldLevel)
+		}
 		k.stdout.setParent(nil)
 		k.stderr.setParent(nil)
 		k.mu.Lock()
-		k.cancel = nil
+		k.cancel, k.parent = nil, nil
 		k.mu.Unlock()
 		cancel()
 		k.itMu.Unlock()
@@ -98,7 +115,7 @@ func (k *Kernel) run(ctx context.Context, req *Message, name, code string) (resu
 			err = fmt.Errorf("internal error: %v", r)
 		}
 	}()
-	return k.it.ExecCell(ctx, name, code)
+	return k.it.ExecCellRich(ctx, name, code)
 }
 
 // describe returns an error's name, its message and its traceback: the
@@ -138,24 +155,23 @@ func (k *Kernel) format(err error) (text string) {
 }
 
 // userExpressions evaluates the expressions of an execute_request after
-// its cell ran, each to a display or an error.
+// its cell ran, each to its forms (as a cell's result) or an error.
 func (k *Kernel) userExpressions(ctx context.Context, exprs map[string]string) map[string]any {
 	out := map[string]any{}
 	for name, expr := range exprs {
-		v, err := k.eval(ctx, expr)
+		data, err := k.eval(ctx, expr)
 		if err != nil {
 			ename, evalue, tb := k.describe(err)
 			out[name] = errorContent(ename, evalue, tb)
 			continue
 		}
-		out[name] = map[string]any{"status": "ok", "data": map[string]any{"text/plain": v}, "metadata": map[string]any{}}
+		out[name] = map[string]any{"status": "ok", "data": mimeBundle(data), "metadata": map[string]any{}}
 	}
 	return out
 }
 
-// eval evaluates one expression to its text, as the interpreter prints a
-// value inside a container.
-func (k *Kernel) eval(ctx context.Context, expr string) (text string, err error) {
+// eval evaluates one expression to its forms.
+func (k *Kernel) eval(ctx context.Context, expr string) (data map[string][]byte, err error) {
 	k.itMu.Lock()
 	defer k.itMu.Unlock()
 	defer func() {
@@ -165,9 +181,10 @@ func (k *Kernel) eval(ctx context.Context, expr string) (text string, err error)
 	}()
 	v, err := k.it.Eval(ctx, expr)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return v.String(), nil
+	o, err := k.it.Rich(ctx, v)
+	return o.Data, err
 }
 
 // abortGrace is how long after a failing cell's reply an execute request
@@ -175,6 +192,31 @@ func (k *Kernel) eval(ctx context.Context, expr string) (text string, err error)
 // that reply: requests a frontend sent back to back (Run All) can reach the
 // kernel's socket a little after the failure was replied to.
 const abortGrace = 500 * time.Millisecond
+
+// Before replying to a failed cell, the kernel waits for the requests a
+// frontend sends in one burst (Run All) to arrive: at least burstMin, until
+// the shell has been quiet for burstQuiet, at most burstMax. They arrive
+// before the reply, so none can be a frontend's answer to it, and all are
+// aborted. A Python kernel is slow enough that they always have; tiny's
+// failing cell is often replied to before the frontend has sent the rest.
+const (
+	burstMin   = 50 * time.Millisecond
+	burstQuiet = 25 * time.Millisecond
+	burstMax   = 300 * time.Millisecond
+)
+
+// awaitBurst waits as the constants above say.
+func (k *Kernel) awaitBurst() {
+	start := time.Now()
+	for {
+		time.Sleep(5 * time.Millisecond)
+		el := time.Since(start)
+		quiet := time.Since(time.Unix(0, k.lastShell.Load()))
+		if el >= burstMax || el >= burstMin && quiet >= burstQuiet {
+			return
+		}
+	}
+}
 
 // serveShell handles a shell request in turn. After a cell that failed and
 // stops on error, every execute request that arrived before its reply is
@@ -192,7 +234,7 @@ func (k *Kernel) serveShell(ctx context.Context, req *Message, reply func(*Messa
 		k.failedAt = time.Time{}
 	}
 	var repliedAt time.Time
-	if k.Handle(ctx, req, func(m *Message) { repliedAt = time.Now(); reply(m) }) {
+	if k.handle(ctx, req, func(m *Message) { repliedAt = time.Now(); reply(m) }, k.awaitBurst) {
 		k.failedAt = repliedAt
 	}
 }

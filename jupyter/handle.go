@@ -16,6 +16,12 @@ import (
 // failed and asked to stop on error. No panic escapes: one becomes an
 // error reply.
 func (k *Kernel) Handle(ctx context.Context, req *Message, reply func(*Message)) (failed bool) {
+	return k.handle(ctx, req, reply, nil)
+}
+
+// handle is Handle; settle, if not nil, runs before the reply to a cell
+// that failed and stops on error.
+func (k *Kernel) handle(ctx context.Context, req *Message, reply func(*Message), settle func()) (failed bool) {
 	defer func() { // the last guard: a panic while replying is only logged
 		if r := recover(); r != nil {
 			k.log.Printf("%s: panic: %v\n%s", req.Header.MsgType, r, debug.Stack())
@@ -40,6 +46,9 @@ func (k *Kernel) Handle(ctx context.Context, req *Message, reply func(*Message))
 	if !ok {
 		return false
 	}
+	if failed && settle != nil {
+		settle()
+	}
 	k.reply(req, reply, content)
 	return failed
 }
@@ -58,7 +67,16 @@ func (k *Kernel) dispatch(ctx context.Context, req *Message) (content any, faile
 	case "is_complete_request":
 		content = isComplete(req)
 	case "inspect_request":
-		content = map[string]any{"status": "ok", "found": false, "data": map[string]any{}, "metadata": map[string]any{}}
+		content = k.inspect(req)
+	case "comm_open":
+		// No comm target is registered: close the comm at once, as the
+		// spec and ipykernel do, so that the frontend does not wait on it.
+		var c struct {
+			CommID string `json:"comm_id"`
+		}
+		_ = req.Unmarshal(&c)
+		k.pub(req, "comm_close", map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
+		return nil, false, false, false
 	case "history_request":
 		content = map[string]any{"status": "ok", "history": []any{}}
 	case "comm_info_request":
@@ -139,12 +157,15 @@ func (k *Kernel) kernelInfo() map[string]any {
 			"version":        version,
 			"mimetype":       "text/x-tiny",
 			"file_extension": ".tiny",
-			// No highlighter knows tiny yet: plain text, rather than a
-			// console's warning about an unknown lexer.
-			"pygments_lexer": "text",
+			// No highlighter knows tiny; Python's lexer and CodeMirror
+			// mode fit it best: "#" comments, quoted strings, numbers,
+			// and the keywords if, else, for, in, while, return, import,
+			// as, and, or, not, with no error tokens on tiny's syntax.
+			"pygments_lexer":  "python",
+			"codemirror_mode": "python",
 		},
 		"banner":     "tiny " + version + "\nA tensor scripting language built on tinygrad's ideas; see tiny help.",
-		"help_links": []any{},
+		"help_links": k.helpLinks(),
 	}
 }
 
@@ -168,6 +189,9 @@ func (k *Kernel) complete(req *Message) map[string]any {
 	matches := []string{}
 	for _, cand := range k.completions(line) {
 		matches = append(matches, strings.TrimPrefix(cand, line[:start]))
+	}
+	if !strings.HasSuffix(line[:start], ".") {
+		matches = mergeNames(matches, cellNames(code[:len(code)-len(line)]+line[:start]), line[start:])
 	}
 	return map[string]any{
 		"status":       "ok",
@@ -217,9 +241,12 @@ func isComplete(req *Message) map[string]any {
 		Code string `json:"code"`
 	}
 	_ = req.Unmarshal(&c)
+	if code, _, err := cellDebug(c.Code); err == nil {
+		c.Code = code
+	}
 	switch {
 	case !lang.Complete(c.Code):
-		return map[string]any{"status": "incomplete", "indent": "  "}
+		return map[string]any{"status": "incomplete", "indent": nextIndent(c.Code)}
 	case parses(c.Code):
 		return map[string]any{"status": "complete"}
 	}

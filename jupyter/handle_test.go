@@ -148,7 +148,9 @@ func TestExecuteSilent(t *testing.T) {
 	_, c, pub = do(t, k, rec, request(t, "execute_request", map[string]any{
 		"code": "a + 1", "store_history": false, "user_expressions": map[string]string{"two": "a * 2", "bad": "b"}}))
 	ue, _ := json.Marshal(c["user_expressions"])
-	if c["execution_count"] != 1.0 || len(pub) != 4 || !strings.Contains(pub[2], `"text/plain":"2"`) ||
+	// The result carries the number the cell is shown with (2), as
+	// IPython's display hook; the reply the last one stored (1).
+	if c["execution_count"] != 1.0 || len(pub) != 4 || !strings.Contains(pub[2], `"execution_count":2`) || !strings.Contains(pub[2], `"text/plain":"2"`) ||
 		!strings.Contains(string(ue), `"two":{"data":{"text/plain":"2"}`) || !strings.Contains(string(ue), `"ename":"EvalError"`) {
 		t.Errorf("store_history false: reply %v, published %q", c, pub)
 	}
@@ -239,18 +241,30 @@ func TestRequests(t *testing.T) {
 		{"is_complete_request", map[string]any{"code": "a = (1, 2)"}, `{"status":"complete"}`},
 		{"is_complete_request", map[string]any{"code": "a = )"}, `{"status":"invalid"}`},
 		{"inspect_request", map[string]any{"code": "weights", "cursor_pos": 3, "detail_level": 0},
+			`{"data":{"text/plain":"type: tensor\nvalue: tensor([1.0, 1.0])"},"found":true,"metadata":{},"status":"ok"}`},
+		{"inspect_request", map[string]any{"code": "nothing_here", "cursor_pos": 3, "detail_level": 0},
 			`{"data":{},"found":false,"metadata":{},"status":"ok"}`},
+		{"is_complete_request", map[string]any{"code": "fn f(x) {\n  if x {"}, `{"indent":"    ","status":"incomplete"}`},
+		{"complete_request", map[string]any{"code": "whence = 2\nwh", "cursor_pos": 13},
+			`{"cursor_end":13,"cursor_start":11,"matches":["whence","where","while","why"],"metadata":{},"status":"ok"}`},
 		{"history_request", map[string]any{}, `{"history":[],"status":"ok"}`},
 		{"comm_info_request", map[string]any{}, `{"comms":{},"status":"ok"}`},
 		{"frobnicate_request", map[string]any{},
 			`{"ename":"UnknownRequest","evalue":"tiny kernel does not serve frobnicate_request","status":"error","traceback":["error: tiny kernel does not serve frobnicate_request"]}`},
-		{"comm_open", map[string]any{}, ""},
+		{"comm_open", map[string]any{"comm_id": "c1", "target_name": "jupyter.widget"}, ""},
 	}
 	for _, tc := range tests {
 		typ, c, pub := do(t, k, rec, request(t, tc.typ, tc.content))
 		got, _ := json.Marshal(c)
 		if tc.reply == "" && typ != "" || tc.reply != "" && (string(got) != tc.reply || typ != strings.TrimSuffix(tc.typ, "request")+"reply") {
 			t.Errorf("%s %v: %s %s, want %s", tc.typ, tc.content, typ, got, tc.reply)
+		}
+		if tc.typ == "comm_open" {
+			// No such target: the comm is closed at once, as ipykernel does.
+			if len(pub) != 3 || pub[1] != `comm_close: {"comm_id":"c1","data":{}}` {
+				t.Errorf("comm_open published %q", pub)
+			}
+			continue
 		}
 		if len(pub) != 2 || !strings.Contains(pub[0], "busy") || !strings.Contains(pub[1], "idle") {
 			t.Errorf("%s published %q", tc.typ, pub)
@@ -263,7 +277,8 @@ func TestKernelInfo(t *testing.T) {
 	typ, c, _ := do(t, k, rec, request(t, "kernel_info_request", map[string]any{}))
 	li, _ := c["language_info"].(map[string]any)
 	if typ != "kernel_info_reply" || c["protocol_version"] != "5.3" || c["implementation"] != "tiny" ||
-		li["name"] != "tiny" || li["file_extension"] != ".tiny" || c["status"] != "ok" {
+		li["name"] != "tiny" || li["file_extension"] != ".tiny" || c["status"] != "ok" ||
+		li["version"] != "test" || li["pygments_lexer"] != "python" || li["codemirror_mode"] != "python" {
 		t.Errorf("%s %v", typ, c)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-zeromq/zmq4"
@@ -24,6 +25,9 @@ type Options struct {
 	// Log receives the kernel's own diagnostics (bad messages, socket
 	// errors); nil discards them.
 	Log io.Writer
+	// HelpLinks are the notebook's Help menu entries (kernel_info's
+	// help_links).
+	HelpLinks []HelpLink
 }
 
 // Kernel is one kernel process's state: one interpreter session, the
@@ -33,6 +37,7 @@ type Kernel struct {
 	key     []byte
 	session string
 	version string
+	links   []HelpLink
 	log     *log.Logger
 
 	itMu   sync.Mutex // held while the interpreter runs, as it is not safe for concurrent use
@@ -40,15 +45,21 @@ type Kernel struct {
 	stdout *stream
 	stderr *stream
 
-	digests *digestHistory // the signatures seen, to refuse replays
+	digests   *digestHistory // the signatures seen, to refuse replays
+	lastShell atomic.Int64   // when the last shell request was read, in Unix nanoseconds
 
 	pubMu   sync.Mutex
 	publish func(*Message) // sends on iopub; set by Run, or by tests
 
-	mu     sync.Mutex         // guards the fields below: shell and control requests run at once
-	count  int                // the execution count of the next stored cell, from 1
-	cancel context.CancelFunc // cancels the running cell, if any
-	stop   context.CancelFunc // ends Run, after a shutdown request
+	inputs chan string // the values of input_reply messages
+
+	mu         sync.Mutex         // guards the fields below: shell and control requests run at once
+	parent     *Message           // the request of the running cell, for display_data and input
+	allowStdin bool               // whether that request allows input_request
+	stdinSend  func(*Message)     // sends on the stdin socket; set by Run
+	count      int                // the execution count of the next stored cell, from 1
+	cancel     context.CancelFunc // cancels the running cell, if any
+	stop       context.CancelFunc // ends Run, after a shutdown request
 
 	// failedAt is when the last failing cell that stops on error was
 	// replied to, until a cell runs again: the execute requests that
@@ -67,6 +78,7 @@ func New(conn Connection, opts Options) (*Kernel, error) {
 		key:     []byte(conn.Key),
 		session: newID(),
 		version: opts.Version,
+		links:   opts.HelpLinks,
 		log:     log.New(out, "tiny kernel: ", log.LstdFlags),
 		count:   1,
 		publish: func(*Message) {},
@@ -74,8 +86,10 @@ func New(conn Connection, opts Options) (*Kernel, error) {
 	}
 	k.stdout = &stream{name: "stdout", send: k.sendStream}
 	k.stderr = &stream{name: "stderr", send: k.sendStream}
+	k.inputs = make(chan string, 1)
 	iopts := opts.Interp
 	iopts.Stdout, iopts.Stderr = k.stdout, k.stderr
+	iopts.Display, iopts.Input = displayer{k}, k.input
 	it, err := interp.New(iopts)
 	if err != nil {
 		return nil, err
@@ -147,6 +161,10 @@ func (k *Kernel) Run(ctx context.Context) error {
 	k.publish = func(m *Message) { k.send(s.iopub, "iopub", m) }
 	k.pubMu.Unlock()
 
+	k.mu.Lock()
+	k.stdinSend = func(m *Message) { k.send(s.stdin, "stdin", m) }
+	k.mu.Unlock()
+	go k.readInputs(ctx, s.stdin)
 	go k.heartbeat(ctx, s.hb)
 	go k.serve(ctx, s.control, "control", nil)
 	shell := make(chan *Message, 1024)
@@ -197,6 +215,9 @@ func (k *Kernel) serve(ctx context.Context, sock zmq4.Socket, name string, queue
 		}
 		req.received = time.Now()
 		if queue != nil {
+			k.lastShell.Store(req.received.UnixNano())
+		}
+		if queue != nil {
 			select {
 			case queue <- req:
 			case <-ctx.Done():
@@ -204,6 +225,31 @@ func (k *Kernel) serve(ctx context.Context, sock zmq4.Socket, name string, queue
 			continue
 		}
 		k.Handle(ctx, req, func(m *Message) { k.send(sock, name, m) })
+	}
+}
+
+// readInputs passes the values of the input_reply messages on stdin to
+// the cell waiting in input().
+func (k *Kernel) readInputs(ctx context.Context, sock zmq4.Socket) {
+	for ctx.Err() == nil {
+		raw, err := sock.Recv()
+		if err != nil {
+			k.recvFailed(ctx, "stdin", err)
+			continue
+		}
+		m, err := Decode(raw.Frames, k.key)
+		if err != nil || !k.digests.add(m.signature) || m.Header.MsgType != "input_reply" {
+			k.log.Printf("stdin: dropped a message (%v)", err)
+			continue
+		}
+		var c struct {
+			Value string `json:"value"`
+		}
+		_ = m.Unmarshal(&c)
+		select {
+		case k.inputs <- c.Value:
+		default: // nobody asked
+		}
 	}
 }
 

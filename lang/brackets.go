@@ -12,8 +12,9 @@ const maxDepth = 400
 // bracket is an open bracket: '(', '[', 'd' (a dict's brace) or 'b' (a
 // block's brace).
 type bracket struct {
-	kind byte
-	pos  position
+	kind    byte
+	pos     position
+	ternary int // "if"s of conditional expressions still waiting for their else
 }
 
 func (s *scanner) top() byte {
@@ -35,6 +36,17 @@ func (s *scanner) nest(val string, prev *token, p position) {
 			}
 		}
 		s.open = append(s.open, bracket{kind: kind, pos: p})
+	case "if":
+		// After an operand, "if" is a conditional expression's; its "else"
+		// is then not a statement's, and a "{" after it opens a dict.
+		if endsOperand(prev) && prev.Value != "else" {
+			*s.ternaries()++
+		}
+	case "else":
+		if n := s.ternaries(); *n > 0 {
+			*n--
+			s.last().Aux = ternaryElse
+		}
 	case ")", "]", "}":
 		// A mismatched closer is left for the parser to report.
 		if n := len(s.open); n > 0 && matches(s.open[n-1].kind, val) {
@@ -43,6 +55,18 @@ func (s *scanner) nest(val string, prev *token, p position) {
 			s.mismatch = true
 		}
 	}
+}
+
+// ternaryElse marks (in Aux) the else of a conditional expression.
+const ternaryElse = 1
+
+// ternaries returns the count of open conditional expressions at the
+// current bracket level.
+func (s *scanner) ternaries() *int {
+	if n := len(s.open); n > 0 {
+		return &s.open[n-1].ternary
+	}
+	return &s.topTernary
 }
 
 // endsOperand reports whether t can end an operand or an if/for/while
@@ -55,7 +79,7 @@ func endsOperand(t *token) bool {
 	case tIdent, tInt, tFloat, tString:
 		return true
 	case tKeyword:
-		return t.Value == "else" || t.Value == "true" || t.Value == "false" || t.Value == "none"
+		return t.Value == "else" && t.Aux != ternaryElse || t.Value == "true" || t.Value == "false" || t.Value == "none"
 	case tPunct:
 		return t.Value == ")" || t.Value == "]" || t.Value == "}"
 	}

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
+	"unicode"
 )
 
 // Error is a syntax error at a position. Its Error method returns the
@@ -46,11 +46,18 @@ type Framed interface {
 	Frames() []Frame
 }
 
+// moreFramed is implemented by errors whose frames are a part of the
+// stack: MoreFrames counts the frames left out.
+type moreFramed interface {
+	MoreFrames() int
+}
+
 // Format renders err as the contract prints it: the header line (err's
 // Error method, up to its first newline), then, when err is Positioned and
 // its line exists in src, the source line and a caret under the column, both
 // indented four spaces, then one "  in fn name (file:line:col)" line per
-// frame if err is Framed. Errors are looked for with errors.As, so wrapped
+// frame if err is Framed, and "  ... N more frames" when it left N out.
+// Errors are looked for with errors.As, so wrapped
 // errors work. Format returns a string ending without a newline. It takes
 // src to be the text of the error's file; FormatWith handles errors that
 // may come from other (imported) files.
@@ -78,38 +85,103 @@ func FormatWith(err error, source func(file string) string) string {
 			lines = append(lines, fmt.Sprintf("  in fn %s (%s)", f.Name, f.Pos))
 		}
 	}
+	var mf moreFramed
+	if errors.As(err, &mf) && mf.MoreFrames() > 0 {
+		lines = append(lines, fmt.Sprintf("  ... %d more frames", mf.MoreFrames()))
+	}
 	return strings.Join(lines, "\n")
 }
 
 // tabWidth is the number of columns a tab advances to in a snippet.
 const tabWidth = 4
 
+// maxSnippet is the widest line a snippet shows whole; a longer one is cut
+// to a window of snippetContext columns on each side of the caret.
+const (
+	maxSnippet     = 160
+	snippetContext = 70
+)
+
 // Snippet returns line p.Line of src and a caret under column p.Col, each
-// indented four spaces, with tabs expanded. It returns "" when the line does
+// indented four spaces, with tabs expanded and wide (East Asian) characters
+// counted as two columns, so that the caret sits under its character in a
+// terminal. A line longer than maxSnippet shows only a window around the
+// caret, with "..." where it was cut. Snippet returns "" when the line does
 // not exist.
 func Snippet(src string, p Pos) string {
-	if p.Line < 1 {
+	line, ok := lineOf(src, p.Line)
+	if !ok {
 		return ""
 	}
-	lines := strings.Split(src, "\n")
-	if p.Line > len(lines) {
-		return ""
+	runes := []rune(strings.TrimRight(line, "\r"))
+	at := min(max(p.Col-1, 0), len(runes)) // the caret's rune index
+	lo, hi := 0, len(runes)
+	if len(runes) > maxSnippet {
+		lo, hi = max(0, at-snippetContext), min(len(runes), at+snippetContext)
 	}
-	line := strings.TrimRight(lines[p.Line-1], "\r")
 	var text, caret strings.Builder
-	col := 1
-	for _, r := range line {
-		w := 1
+	width := 0
+	if lo > 0 {
+		text.WriteString("...")
+		width = 3
+	}
+	for i := lo; i < hi; i++ {
+		r := runes[i]
+		w := runeWidth(r)
 		if r == '\t' {
-			w = tabWidth - utf8.RuneCountInString(text.String())%tabWidth
+			w = tabWidth - width%tabWidth
 			text.WriteString(strings.Repeat(" ", w))
 		} else {
 			text.WriteRune(r)
 		}
-		if col < p.Col {
+		if i < at {
 			caret.WriteString(strings.Repeat(" ", w))
 		}
-		col++
+		width += w
 	}
-	return "    " + text.String() + "\n    " + caret.String() + "^"
+	if hi < len(runes) {
+		text.WriteString("...")
+	}
+	pad := ""
+	if lo > 0 {
+		pad = "   "
+	}
+	return "    " + text.String() + "\n    " + pad + caret.String() + "^"
+}
+
+// lineOf returns line n (1-based) of src without splitting all of it.
+func lineOf(src string, n int) (string, bool) {
+	if n < 1 {
+		return "", false
+	}
+	for ; n > 1; n-- {
+		i := strings.IndexByte(src, '\n')
+		if i < 0 {
+			return "", false
+		}
+		src = src[i+1:]
+	}
+	if i := strings.IndexByte(src, '\n'); i >= 0 {
+		src = src[:i]
+	}
+	return src, true
+}
+
+// runeWidth returns the columns r takes in a terminal: 2 for the wide and
+// fullwidth characters of East Asian scripts and for emoji, 0 for combining
+// marks, 1 otherwise.
+func runeWidth(r rune) int {
+	switch {
+	case r < 0x300:
+		return 1
+	case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || r == 0x200B:
+		return 0
+	case r >= 0x1100 && r <= 0x115F, r >= 0x2E80 && r <= 0x303E, r >= 0x3041 && r <= 0x33FF,
+		r >= 0x3400 && r <= 0x4DBF, r >= 0x4E00 && r <= 0x9FFF, r >= 0xA000 && r <= 0xA4CF,
+		r >= 0xAC00 && r <= 0xD7A3, r >= 0xF900 && r <= 0xFAFF, r >= 0xFE30 && r <= 0xFE4F,
+		r >= 0xFF00 && r <= 0xFF60, r >= 0xFFE0 && r <= 0xFFE6, r >= 0x1F300 && r <= 0x1F64F,
+		r >= 0x1F900 && r <= 0x1F9FF, r >= 0x20000 && r <= 0x3FFFD:
+		return 2
+	}
+	return 1
 }

@@ -3,6 +3,7 @@ package lang
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -44,6 +45,13 @@ func TestFormat(t *testing.T) {
 		{"x = 1\r\ny = )\r\n", "t.tiny:2:5: error: unexpected \")\", expected expression\n    y = )\n        ^"},
 		{"x = [1,", "t.tiny:1:5: error: \"[\" is never closed\n    x = [1,\n        ^"},
 		{"f(\n", "t.tiny:1:2: error: \"(\" is never closed\n    f(\n     ^"},
+		// wide characters take two columns, combining marks none
+		{"x = \"日本語\" $", "t.tiny:1:11: error: unexpected character \"$\"\n    x = \"日本語\" $\n                 ^"},
+		{"ｘ = $", "t.tiny:1:5: error: unexpected character \"$\"\n    ｘ = $\n         ^"},
+		{"e\u0301 = $", "t.tiny:1:6: error: unexpected character \"$\"\n    e\u0301 = $\n        ^"},
+		// a very long line shows a window around the caret
+		{"x = " + strings.Repeat("1 + ", 1000) + "$ + 1", "t.tiny:1:4005: error: unexpected character \"$\"\n    ...+ 1" +
+			strings.Repeat(" + 1", 16) + " + $ + 1\n       " + strings.Repeat(" ", 70) + "^"},
 	} {
 		_, err := Parse("t.tiny", tc.src)
 		if got := Format(err, tc.src); got != tc.want {

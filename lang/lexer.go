@@ -47,6 +47,21 @@ var keywords = map[string]bool{
 	"none": true, "and": true, "or": true, "not": true, "import": true, "as": true,
 }
 
+// IsName reports whether s is a name a program can write: an identifier
+// (a letter or "_", then letters, digits and combining marks) that is not
+// a keyword.
+func IsName(s string) bool {
+	if s == "" || keywords[s] {
+		return false
+	}
+	for i, r := range s {
+		if !isLetter(r) && (i == 0 || !unicode.IsDigit(r) && !unicode.In(r, unicode.Mn, unicode.Mc)) {
+			return false
+		}
+	}
+	return true
+}
+
 // Keywords returns the reserved words of the language, sorted, for
 // example for tab completion.
 func Keywords() []string {
@@ -96,8 +111,11 @@ type scanner struct {
 	errOff   int  // offset of err
 	atEOF    bool // err was caused by the input ending too early
 	mismatch bool // a closing bracket did not match the open one
-	end      position
-	strs     []string // decoded string literals, by token Aux
+	// topTernary counts the conditional expressions at the top level still
+	// waiting for their else.
+	topTernary int
+	end        position
+	strs       []string // decoded string literals, by token Aux
 }
 
 func newScanner(file, src string) *scanner {
@@ -212,7 +230,7 @@ func (s *scanner) next() {
 		start, p := s.off, s.pos()
 		for s.off < len(s.src) {
 			r, size := utf8.DecodeRuneInString(s.src[s.off:])
-			if !isLetter(r) && !unicode.IsDigit(r) {
+			if !isLetter(r) && !unicode.IsDigit(r) && !unicode.In(r, unicode.Mn, unicode.Mc) {
 				break
 			}
 			s.advance(size)

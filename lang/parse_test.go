@@ -49,6 +49,9 @@ func TestParse(t *testing.T) {
 		{"[x for x in a if b if c]", "(listcomp x (for (vars x) a) (if b) (if c))"},
 		{"{k: v * 2 for k, v in d}", "(dictcomp (: k (* v 2)) (for (vars k v) d))"},
 		{"[\n  x\n  for x in xs\n]", "(listcomp x (for (vars x) xs))"},
+		{"x = a if c else {\n  \"k\": 1,\n  \"j\": 2\n}", `(= x (if c a (dict (: "k" 1) (: "j" 2))))`},
+		{"f(a if c else {\n\"k\": 1\n}, b if d else {})", `(call f (if c a (dict (: "k" 1))) (if d b (dict)))`},
+		{"if a if b else c { x }\nelse { y }", "(if (if b a c) (block x) (block y))"},
 		// literals
 		{"12; 1_000; 0x1f; 0b101; 0o17", "12\n1_000\n0x1f\n0b101\n0o17"},
 		{"1.5; .5; 1e-3; 1.; 2E+10", "1.5\n.5\n1e-3\n1.\n2E+10"},

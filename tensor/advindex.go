@@ -28,6 +28,7 @@ func (t *Tensor) advIndex(items []IndexItem) *Tensor {
 	basic := make([]IndexItem, len(items))
 	var dims []int
 	var idxs []*Tensor
+	var zeroD []bool // index tensors of rank 0
 	pos := 0
 	for k, it := range items {
 		basic[k] = it
@@ -39,6 +40,7 @@ func (t *Tensor) advIndex(items []IndexItem) *Tensor {
 			basic[k] = Slice(nil, nil, 1)
 			dims = append(dims, pos)
 			idxs = append(idxs, it.idx)
+			zeroD = append(zeroD, it.idx.Ndim() == 0)
 			pos++
 		case itemSlice, itemNewAxis:
 			pos++
@@ -102,20 +104,50 @@ func (t *Tensor) advIndex(items []IndexItem) *Tensor {
 	if len(big) == 0 {
 		res = res.Reshape(append(append([]int{}, preShape...), postShape...)...)
 	}
-	// tinygrad's rule: separated indexed axes (not starting at 0) put B first.
-	consecutive := dims[len(dims)-1]-dims[0] == len(dims)-1
-	if dims[0] != 0 && len(dims) > 1 && !consecutive {
-		var perm []int
-		for a := range len(big) {
-			perm = append(perm, len(preShape)+a)
+	// Where B goes, torch's rule (and tinygrad's, whose 0-d constants are
+	// ints): a 0-d index acts as an int, dropping its axis; B stands where
+	// the other indexed axes were when they are adjacent once those axes
+	// are gone, and first otherwise.
+	var placed []int // positions of the indexed axes with the 0-d ones removed
+	first := -1
+	for j, d := range dims {
+		if zeroD[j] {
+			continue
 		}
-		for a := range len(preShape) {
-			perm = append(perm, a)
+		if first < 0 {
+			first = d
 		}
-		for a := len(preShape) + len(big); a < res.Ndim(); a++ {
-			perm = append(perm, a)
+		gone := 0
+		for k, e := range dims {
+			if zeroD[k] && e < d {
+				gone++
+			}
 		}
-		res = res.Permute(perm...)
+		placed = append(placed, d-gone)
+	}
+	if first >= 0 {
+		to := 0
+		if placed[len(placed)-1]-placed[0] == len(placed)-1 {
+			for _, a := range rest {
+				if a < first {
+					to++
+				}
+			}
+		}
+		from := len(preShape)
+		if to != from {
+			var others []int
+			for a := range res.Ndim() {
+				if a < from || a >= from+len(big) {
+					others = append(others, a)
+				}
+			}
+			perm := append([]int{}, others[:to]...)
+			for a := range len(big) {
+				perm = append(perm, from+a)
+			}
+			res = res.Permute(append(perm, others[to:]...)...)
+		}
 	}
 	return res
 }
@@ -171,12 +203,13 @@ func (t *Tensor) OneHot(numClasses int) *Tensor {
 	return t.Unsqueeze(-1).Eq(cls).Cast(Int32)
 }
 
-// SetIndex returns t with the positions that Index(items...) selects set to
+// SetIndex sets the positions of t that Index(items...) selects to
 // v (cast to t's dtype and broadcast to the selection's shape), as
 // tinygrad's __setitem__: the target must be contiguous, and neither t nor
 // v may require grad. A position selected twice by tensor indices takes
-// the value of the last selection. The caller rebinds the name to the
-// result; the result is realized, so a loop of assignments keeps no graph.
+// the value of the last selection. Like tinygrad's, it assigns the result
+// to t (t keeps its identity; a buffer is written in place) and realizes
+// it, so a loop of assignments keeps no graph. It returns t.
 func (t *Tensor) SetIndex(items []IndexItem, v *Tensor) *Tensor {
 	if !t.ShapeTracker().Contiguous() {
 		fail("setitem: setitem target needs to be contiguous")
@@ -195,7 +228,14 @@ func (t *Tensor) SetIndex(items []IndexItem, v *Tensor) *Tensor {
 		advanced = advanced || it.kind == itemTensor
 	}
 	var out *Tensor
-	if !advanced {
+	if inv := t.writeMap(sel); !advanced && inv != nil {
+		// Where each element of t takes its value from, computed here: the
+		// kernel reads it as data, so setting t[i] in a loop compiles one
+		// kernel, not one per i.
+		src := t.n.eng.FromInts(inv, []int{len(inv)}, Int32)
+		got := vals.Reshape(-1).take(0, src)
+		out = src.Ge(0).Where(got, t.Reshape(-1)).Reshape(t.n.shape...)
+	} else if !advanced {
 		// A basic index is a chain of views of t: undo it for the values
 		// and for a mask of where they go, as backward undoes movements.
 		mask := t.n.eng.Full(sel.n.shape, 1, Bool)
@@ -219,7 +259,7 @@ func (t *Tensor) SetIndex(items []IndexItem, v *Tensor) *Tensor {
 		picked := vals.Reshape(-1).take(0, last.Sub(1))
 		out = last.Gt(0).Where(picked, t.Reshape(-1)).Reshape(t.n.shape...)
 	}
-	return out.Cast(t.DType()).Contiguous().Realize()
+	return t.Assign(out.Cast(t.DType())).Realize()
 }
 
 // Scatter returns t with src's values written along dim at the positions
@@ -290,4 +330,55 @@ func (t *Tensor) Scatter(dim int, idx, src *Tensor, reduce string) *Tensor {
 // together (tinygrad's masked_fill).
 func (t *Tensor) MaskedFill(mask *Tensor, value any) *Tensor {
 	return mask.Where(value, t)
+}
+
+// writeMap returns, for each element of t in order, the position in the
+// flattened sel it is selected by, or -1: sel a view of contiguous t
+// through one unmasked view (what basic indexing gives), else nil.
+func (t *Tensor) writeMap(sel *Tensor) []int64 {
+	numel := t.Numel()
+	inv := make([]int64, numel)
+	for i := range inv {
+		inv[i] = -1
+	}
+	if sel.n == t.n {
+		for i := range inv {
+			inv[i] = int64(i)
+		}
+		return inv
+	}
+	if sel.n.kind != kView || sel.n.base != t.n.baseOf() || len(sel.n.st.Views) != 1 || sel.n.st.Views[0].Mask != nil {
+		return nil
+	}
+	v := sel.n.st.Views[0]
+	off, ok := v.Offset.Int()
+	if !ok {
+		return nil
+	}
+	strides := make([]int64, len(v.Strides))
+	for a, st := range v.Strides {
+		if strides[a], ok = st.Int(); !ok {
+			return nil
+		}
+	}
+	shp := sel.n.shape
+	idx := make([]int, len(shp))
+	for j := range prod(shp) {
+		p := off
+		for a, k := range idx {
+			p += int64(k) * strides[a]
+		}
+		if p < 0 || p >= int64(numel) {
+			return nil
+		}
+		inv[p] = int64(j)
+		for a := len(idx) - 1; a >= 0; a-- {
+			idx[a]++
+			if idx[a] < shp[a] {
+				break
+			}
+			idx[a] = 0
+		}
+	}
+	return inv
 }

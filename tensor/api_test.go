@@ -55,7 +55,7 @@ func TestAPI(t *testing.T) {
 		{"square", i.Square(), []int{2, 3}, Int32, []float64{1, 4, 9, 16, 25, 36}},
 		{"pow 3", i.Pow(3).Index(Int(0)), []int{3}, Int32, []float64{1, -8, 27}},
 		{"pow -1", e.FromData([]float64{2, 4}).Pow(-1), []int{2}, Float32, []float64{0.5, 0.25}},
-		{"rpow", e.FromData([]int{0, 1, 3}).RPow(2), []int{3}, Int32, []float64{1, 2, 8}},
+		{"rpow", e.FromData([]int{0, 1, 3}).RPow(2), []int{3}, Float32, []float64{1, 2, 8}}, // tinygrad: e**(t*ln 2)
 		{"where scalars", bo.Where(1, 0), []int{3}, Int32, []float64{1, 0, 1}},
 		{"where float", bo.Where(1.5, i.Index(Int(0))), []int{3}, Float32, []float64{1.5, -2, 1.5}},
 		{"compare", i.Ge(1).Index(Int(0)), []int{3}, Bool, []float64{1, 0, 1}},

@@ -29,7 +29,7 @@ func (t *Tensor) Assign(v *Tensor) *Tensor {
 	}
 	old := t.n
 	n := &lazy{kind: kContiguous, dtype: old.dtype, shape: old.shape, src: []*lazy{v.n}, eng: old.eng,
-		requiresGrad: old.requiresGrad, gradSet: old.gradSet, grad: old.grad}
+		requiresGrad: old.requiresGrad, gradSet: old.gradSet, grad: old.grad, assign: true}
 	if old.kind == kBuffer {
 		n.into = old
 	}
@@ -72,6 +72,9 @@ func inPlace(items []*item, i int, bufOf func(*lazy) *devices.Buffer) *devices.B
 			return
 		}
 		seen[x] = true
+		if x.Op == codegen.OpGather && x.Buf == idx {
+			ok = false // reads at positions computed from data
+		}
 		if x.Op == codegen.OpLoad && x.Buf == idx {
 			if !x.ST.Contiguous() || !slices.Equal(x.ST.IntShape(), store.IntShape()) {
 				ok = false

@@ -171,7 +171,7 @@ func (t *Tensor) Conv2d(weight, bias *Tensor, groups int, stride, dilation, padd
 	if groups <= 0 {
 		fail("%s: groups must be positive, got %d", op, groups)
 	}
-	bs, cinAll := t.n.shape[0], t.n.shape[1]
+	cinAll := t.n.shape[1]
 	cout, cin := weight.n.shape[0], weight.n.shape[1]
 	hw := weight.n.shape[2:]
 	n := len(hw)
@@ -183,7 +183,90 @@ func (t *Tensor) Conv2d(weight, bias *Tensor, groups int, stride, dilation, padd
 	}
 	s := tupleOf(op, "stride", stride, n)
 	d := tupleOf(op, "dilation", dilation, n)
-	x := t.padFlat(convPads(op, padding, n), 0).pool(op, hw, s, d) // (bs, groups*cin, *o, *hw)
+	out := conv(t, weight, groups, s, d, convPads(op, padding, n))
+	if bias != nil {
+		bshp := []int{1, cout}
+		for i := 0; i < n; i++ {
+			bshp = append(bshp, 1)
+		}
+		out = out.Add(bias.Reshape(bshp...))
+	}
+	return out
+}
+
+// conv is Conv2d without the bias, on torch-style flat pads, with a
+// gradient rule of its own: the input's gradient is a convolution of the
+// output's gradient with the flipped kernel, the weight's a convolution of
+// the input with the output's gradient, each a matmul-like kernel, where
+// differentiating the window views would sum over an expand of the input
+// repeated k times.
+func conv(x, w *Tensor, groups int, s, d, pads []int) *Tensor {
+	xp := x.padFlat(pads, 0)
+	y := convRaw(xp, w, groups, s, d)
+	neg := make([]int, len(pads))
+	for i, p := range pads {
+		neg[i] = -p
+	}
+	return withGrad(y, []*Tensor{x, w}, func(g *Tensor) []*Tensor {
+		return []*Tensor{
+			convGradInput(g, w, xp.n.shape, groups, s, d).padFlat(neg, 0),
+			convGradWeight(g, xp, w.n.shape, groups, s, d),
+		}
+	})
+}
+
+// convTiledMACs is the number of multiply-adds from which a convolution
+// copies its operands into the layouts the codegen tiles like a matmul
+// (spatial axes outermost, channels innermost): below it the copies cost
+// more than they save, and the convolution stays one kernel over views of
+// its operands.
+var convTiledMACs = 1 << 22
+
+// relayout returns t, whose axes are (a, b, *spatial), as the same logical
+// tensor over a copy laid out (*spatial, a, b), or (*spatial, b, a) with
+// swap. An input (batch, channel, ...) goes to (*spatial, batch, channel)
+// and a weight (cout, cin, ...) to (*spatial, cin, cout): with channels
+// innermost, a convolution's loads look like a matmul's, the output
+// channels a contiguous row of the weight and the batch the rows of the
+// register tile.
+func relayout(t *Tensor, swap bool) *Tensor {
+	n := t.Ndim()
+	order := make([]int, 0, n)
+	for i := 2; i < n; i++ {
+		order = append(order, i)
+	}
+	if swap {
+		order = append(order, 1, 0)
+	} else {
+		order = append(order, 0, 1)
+	}
+	inv := make([]int, n)
+	for i, a := range order {
+		inv[a] = i
+	}
+	return t.Permute(order...).Contiguous().Permute(inv...)
+}
+
+// macs is the multiply-adds of a convolution of xp (padded) with w.
+func convMACs(xp, w *Tensor, s, d []int) int {
+	m := xp.n.shape[0] * prod(w.n.shape)
+	for j, k := range w.n.shape[2:] {
+		m *= max(0, ceilDiv(xp.n.shape[2+j]-d[j]*(k-1), s[j]))
+	}
+	return m
+}
+
+// convRaw convolves xp, already padded, with w: a multiply of the windows
+// of xp by w and a sum, one reduce kernel.
+func convRaw(xp, w *Tensor, groups int, s, d []int) *Tensor {
+	const op = "conv2d"
+	bs, hw := xp.n.shape[0], w.n.shape[2:]
+	cout, cin := w.n.shape[0], w.n.shape[1]
+	n := len(hw)
+	if convMACs(xp, w, s, d) >= convTiledMACs {
+		xp, w = relayout(xp, false), relayout(w, true)
+	}
+	x := xp.pool(op, hw, s, d) // (bs, groups*cin, *o, *hw)
 	oyx := x.n.shape[2 : 2+n]
 	rcout := cout / groups
 	shp := append([]int{bs, groups, cin, 1}, oyx...)
@@ -209,15 +292,103 @@ func (t *Tensor) Conv2d(weight, bias *Tensor, groups int, stride, dilation, padd
 	for i := 0; i < n+1; i++ {
 		axes = append(axes, -1-i)
 	}
-	out := x.Mul(weight.Reshape(wshp...)).Sum(axes, true).Reshape(append([]int{bs, cout}, oyx...)...)
-	if bias != nil {
-		bshp := []int{1, cout}
-		for i := 0; i < n; i++ {
-			bshp = append(bshp, 1)
-		}
-		out = out.Add(bias.Reshape(bshp...))
+	return x.Mul(w.Reshape(wshp...)).Sum(axes, true).Reshape(append([]int{bs, cout}, oyx...)...)
+}
+
+// convGradInput is the gradient of a convolution's padded input, of shape
+// xpShape, given g, the gradient of its output: g with s-1 zeros between
+// its elements, padded by the dilated kernel's extent, convolved with the
+// kernel flipped and its channel axes swapped in each group.
+func convGradInput(g, w *Tensor, xpShape []int, groups int, s, d []int) *Tensor {
+	hw := w.n.shape[2:]
+	n := len(hw)
+	gs := g.n.shape
+	x := g
+	strided := false
+	for _, v := range s {
+		strided = strided || v > 1
 	}
-	return out
+	if strided {
+		shp := []int{gs[0], gs[1]}
+		grown := []int{gs[0], gs[1]}
+		pads := [][2]int{{0, 0}, {0, 0}}
+		cut := [][2]int{{0, gs[0]}, {0, gs[1]}}
+		for i, e := range gs[2:] {
+			shp = append(shp, e, 1)
+			pads = append(pads, [2]int{0, 0}, [2]int{0, s[i] - 1})
+			grown = append(grown, e*s[i])
+			cut = append(cut, [2]int{0, max(0, (e-1)*s[i]+1)})
+		}
+		x = x.Reshape(shp...).Pad(pads).Reshape(grown...).Shrink(cut)
+	}
+	p := make([][2]int, x.Ndim())
+	for j := 0; j < n; j++ {
+		ext := d[j] * (hw[j] - 1)
+		p[2+j] = [2]int{ext, xpShape[2+j] - x.n.shape[2+j]}
+	}
+	x = x.PadMode(p, "constant", 0)
+	ws := w.n.shape
+	wt := w.Reshape(append([]int{groups, ws[0] / groups}, ws[1:]...)...).Transpose(1, 2)
+	flip := make([]int, n)
+	for i := range flip {
+		flip[i] = 3 + i
+	}
+	wt = wt.Flip(flip...).Reshape(append([]int{groups * ws[1], ws[0] / groups}, hw...)...)
+	one := make([]int, n)
+	for i := range one {
+		one[i] = 1
+	}
+	return convRaw(x, wt, groups, one, d)
+}
+
+// convGradWeight is the gradient of a convolution's weight, of shape
+// wShape, given g and the padded input xp: for each kernel position, the
+// sum over the batch and the output positions of the window's input times
+// g. The batch is summed in two steps, chunks of it first, so that the
+// first kernel's data for one chunk stays in cache while every kernel
+// position and channel pair is computed from it.
+func convGradWeight(g, xp *Tensor, wShape []int, groups int, s, d []int) *Tensor {
+	const op = "conv2d"
+	hw := wShape[2:]
+	n := len(hw)
+	cout, cin := wShape[0], wShape[1]
+	rcout := cout / groups
+	bs := xp.n.shape[0]
+	if convMACs(xp, &Tensor{&lazy{shape: wShape}}, s, d) >= convTiledMACs {
+		xp, g = relayout(xp, false), relayout(g, false)
+	}
+	x := xp.pool(op, hw, s, d) // (bs, groups*cin, *o, *hw)
+	oyx := x.n.shape[2 : 2+n]
+	nc := convChunks(bs)
+	bc := bs / nc
+	xs := append([]int{nc, bc, groups, 1, cin}, oyx...)
+	xs = append(xs, hw...)
+	gsh := append([]int{nc, bc, groups, rcout, 1}, oyx...)
+	for range hw {
+		gsh = append(gsh, 1)
+	}
+	prodT := x.Reshape(xs...).Mul(g.Reshape(gsh...)) // (nc, bc, groups, rcout, cin, *o, *hw)
+	axes := []int{1}
+	for j := 0; j < n; j++ {
+		axes = append(axes, 5+j)
+	}
+	part := prodT.Sum(axes, false) // (nc, groups, rcout, cin, *hw)
+	if nc > 1 {
+		part = part.Sum([]int{0}, false)
+	} else {
+		part = part.Reshape(part.n.shape[1:]...)
+	}
+	return part.Reshape(wShape...)
+}
+
+// convChunks is the number of chunks a weight gradient sums the batch in.
+func convChunks(bs int) int {
+	for _, c := range []int{64, 32, 16, 8, 4, 2} {
+		if bs%c == 0 && bs/c >= 4 {
+			return c
+		}
+	}
+	return 1
 }
 
 // ConvTranspose2d is the transpose (gradient) of Conv2d: t has shape

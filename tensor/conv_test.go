@@ -1,6 +1,9 @@
 package tensor
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // A convolution is one multiply and one sum over a view of its input: one
 // reduce kernel, bias and all, and a max pool is one kernel too.
@@ -31,6 +34,55 @@ func TestConvKernelCounts(t *testing.T) {
 	for _, c := range cases {
 		if n := kernels(t, c.t); n != 1 {
 			t.Errorf("%s: %d kernels, want 1", c.name, n)
+		}
+	}
+}
+
+// The tiled path (operands copied into matmul-like layouts, the weight
+// gradient summed over chunks of the batch) gives the results of the
+// single-kernel path, forward and backward, on every option.
+func TestConvTiledMatchesViews(t *testing.T) {
+	e, err := NewEngine(Options{Device: "CPU"})
+	if err != nil {
+		t.Skip(err)
+	}
+	cases := []struct {
+		name             string
+		x, w             []int
+		groups           int
+		stride, dil, pad []int
+	}{
+		{"plain", []int{8, 3, 9, 8}, []int{4, 3, 3, 3}, 1, []int{1}, []int{1}, []int{0}},
+		{"stride dilation padding", []int{8, 4, 11, 10}, []int{6, 2, 3, 2}, 2, []int{2, 1}, []int{1, 2}, []int{1, 2, 0, 1}},
+		{"negative padding", []int{16, 2, 7, 7}, []int{3, 2, 3, 3}, 1, []int{1}, []int{1}, []int{-1, 1, 1, 0}},
+		{"conv1d stride", []int{8, 3, 20}, []int{5, 3, 4}, 1, []int{3}, []int{1}, []int{2}},
+		{"conv3d", []int{4, 2, 5, 4, 6}, []int{3, 2, 2, 3, 2}, 1, []int{1}, []int{1}, []int{1}},
+	}
+	defer func(old int) { convTiledMACs = old }(convTiledMACs)
+	for _, c := range cases {
+		run := func(tiled bool) [][]float64 {
+			convTiledMACs = 1 << 40
+			if tiled {
+				convTiledMACs = 0
+			}
+			x := e.Randn(c.x, 1).SetRequiresGrad(true)
+			w := e.Randn(c.w, 2).SetRequiresGrad(true)
+			y := x.Conv2d(w, nil, c.groups, c.stride, c.dil, c.pad)
+			up := e.Randn(y.Shape(), 3)
+			gs := y.Mul(up).Sum(nil, false).Gradient(x, w)
+			return [][]float64{y.Floats(), gs[0].Floats(), gs[1].Floats()}
+		}
+		want, got := run(false), run(true)
+		for i, what := range []string{"output", "input gradient", "weight gradient"} {
+			if len(want[i]) != len(got[i]) {
+				t.Fatalf("%s: %s has %d values, want %d", c.name, what, len(got[i]), len(want[i]))
+			}
+			for j := range want[i] {
+				if d := got[i][j] - want[i][j]; math.Abs(d) > 1e-4+1e-4*math.Abs(want[i][j]) {
+					t.Errorf("%s: %s[%d] = %v, want %v", c.name, what, j, got[i][j], want[i][j])
+					break
+				}
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@ package tensor
 import (
 	"math"
 	"reflect"
+	"strings"
 
 	"tiny/codegen"
 	"tiny/devices"
@@ -46,11 +47,15 @@ func (e *Engine) FromBools(data []bool, shp []int, d DType) *Tensor {
 // FromData returns a tensor from nested Go data: a number or bool, or slices
 // (of any element type, []any included) nested to equal lengths. The dtype is
 // dtype[0] if given; otherwise bool when every leaf is a bool, int32 when all
-// are integers, else float32. It panics with a *Error for ragged or
+// are integers (int64 when one does not fit int32), else float32. Each value
+// is converted once, to the final dtype: integers stay exact in int64, and
+// floats in float64. An integer that does not fit an integer dtype given is
+// an error, never a silent wrap. It panics with a *Error for ragged or
 // non-numeric data.
 func (e *Engine) FromData(data any, dtype ...DType) *Tensor {
 	var shp []int
 	var vals []float64
+	var ints []int64 // the exact values while every leaf is an integer or bool
 	isFloat, allBool, n := false, true, 0
 	var walk func(v reflect.Value, depth int)
 	walk = func(v reflect.Value, depth int) {
@@ -79,11 +84,17 @@ func (e *Engine) FromData(data any, dtype ...DType) *Tensor {
 		switch v.Kind() {
 		case reflect.Bool:
 			vals = append(vals, b2f(v.Bool()))
+			ints = append(ints, int64(b2f(v.Bool())))
 			return
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 			vals = append(vals, float64(v.Int()))
+			ints = append(ints, v.Int())
 		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			if v.Uint() > math.MaxInt64 {
+				fail("tensor: %d does not fit int64", v.Uint())
+			}
 			vals = append(vals, float64(v.Uint()))
+			ints = append(ints, int64(v.Uint()))
 		case reflect.Float32, reflect.Float64:
 			vals = append(vals, v.Float())
 			isFloat = true
@@ -101,11 +112,46 @@ func (e *Engine) FromData(data any, dtype ...DType) *Tensor {
 		d = Bool
 	case !isFloat && len(vals) > 0:
 		d = Int32
+		if _, ok := fitsInt(ints, Int32); !ok {
+			d = Int64
+		}
 	}
 	if shp == nil {
 		shp = []int{}
 	}
+	if !isFloat && d.IsInt() {
+		if v, ok := fitsInt(ints, d); !ok {
+			fail("tensor: %d does not fit %s", v, d)
+		}
+		return e.FromInts(ints, shp, d)
+	}
 	return e.FromFloats(vals, shp, d)
+}
+
+// fitsInt reports whether every value of vs fits integer dtype d, and
+// returns the first that does not.
+func fitsInt(vs []int64, d DType) (int64, bool) {
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	switch d.Size() {
+	case 1:
+		lo, hi = math.MinInt8, math.MaxInt8
+	case 2:
+		lo, hi = math.MinInt16, math.MaxInt16
+	case 4:
+		lo, hi = math.MinInt32, math.MaxInt32
+	}
+	if strings.HasPrefix(d.String(), "uint") {
+		lo, hi = 0, hi*2+1
+		if d.Size() == 8 {
+			hi = math.MaxInt64
+		}
+	}
+	for _, v := range vs {
+		if v < lo || v > hi {
+			return v, false
+		}
+	}
+	return 0, true
 }
 
 // Scalar returns a rank-0 tensor holding v as dtype d. It is a constant: it

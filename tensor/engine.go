@@ -40,9 +40,13 @@ type Engine struct {
 	opts Options
 	dev  devices.Device
 
-	mu      sync.Mutex // guards runners, kernel counts and realization
-	runners map[string]*compiled
-	stats   Stats
+	mu        sync.Mutex // guards runners, kernel counts and realization
+	runners   map[string]*compiled
+	schedules map[string][]cachedItem // schedules by graph structure (schedcache.go)
+	walks     uint64                  // graph walks so far, to stamp nodes
+	lastNodes int                     // nodes and key bytes of the last walk, to size the next
+	lastKey   int
+	stats     Stats
 
 	// interp, when set (by tests), runs kernels instead of the device: the
 	// package's reference evaluator of kernel ASTs.
@@ -61,6 +65,9 @@ type Stats struct {
 	Kernels  int           // kernels run
 	Compiles int           // kernels lowered and compiled (cache misses)
 	Time     time.Duration // time spent running kernels
+
+	Schedule     time.Duration // time spent scheduling (schedcache.go: looking up the cache, or cutting kernels)
+	ScheduleHits int           // realizations whose schedule came from the cache
 }
 
 // NewEngine opens the device named in opts and returns an engine on it.

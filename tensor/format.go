@@ -113,6 +113,16 @@ func elemString(b *devices.Buffer, i int) string {
 		return FormatFloat(float64(halfToFloat(b.Uint16s()[i])), Float16)
 	case Float32:
 		return FormatFloat(float64(b.Float32s()[i]), Float32)
+	case Uint64:
+		return strconv.FormatUint(devices.Elems[uint64](b)[i], 10)
+	case Int8:
+		return strconv.Itoa(int(devices.Elems[int8](b)[i]))
+	case Int16:
+		return strconv.Itoa(int(devices.Elems[int16](b)[i]))
+	case Uint16:
+		return strconv.Itoa(int(devices.Elems[uint16](b)[i]))
+	case Uint32:
+		return strconv.Itoa(int(devices.Elems[uint32](b)[i]))
 	}
 	return FormatFloat(b.Float64s()[i], Float64)
 }

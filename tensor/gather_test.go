@@ -78,3 +78,16 @@ func BenchmarkIndexRows(b *testing.B) {
 		})
 	}
 }
+
+// An assign whose value gathers from the tensor itself must not write in
+// place: the gather reads positions that earlier elements already wrote.
+func TestAssignOfOwnGatherIsNotInPlace(t *testing.T) {
+	for name, e := range engines(t) {
+		w := e.FromFloats([]float64{1, 2, 3, 4}, []int{4}, Float32).Realize()
+		idx := e.FromInts([]int64{3, 2, 1, 0}, []int{4}, Int32)
+		w.Assign(w.Index(TensorIndex(idx))).Realize()
+		if got := w.Floats(); !slices.Equal(got, []float64{4, 3, 2, 1}) {
+			t.Fatalf("%s: %v, want [4 3 2 1]", name, got)
+		}
+	}
+}

@@ -154,6 +154,9 @@ func checkTarget(op string, i int, n *lazy) {
 // the operands of a computed base (or of what a realized base was, when it
 // kept its history), nothing for data and constants.
 func gradSrcs(n *lazy) []*lazy {
+	if n.custom != nil {
+		return n.custom.srcs
+	}
 	if n.kind == kView {
 		if n.parent == nil {
 			return nil
@@ -307,6 +310,9 @@ func backward(root *lazy, isTarget func(*lazy) bool) (grads map[*lazy]*Tensor, r
 // history follows the rule of what it was, reading its own buffer where the
 // rule needs the result.
 func gradRule(n *lazy, g *Tensor) []*Tensor {
+	if n.custom != nil {
+		return n.custom.rule(g)
+	}
 	was := n
 	if n.history != nil {
 		was = n.history
@@ -391,6 +397,33 @@ func reduceGrad(n, result *lazy, g *Tensor) *Tensor {
 		return ge.Mul((&Tensor{result}).Expand(shp...)).Div(x)
 	}
 	return ge
+}
+
+// customGrad is the gradient rule of an op that knows a better backward
+// than its primitives' (a convolution's is another convolution, not the
+// transpose of its window views): the gradient flows from the node straight
+// to srcs through rule.
+type customGrad struct {
+	srcs []*lazy
+	rule func(g *Tensor) []*Tensor
+}
+
+// withGrad returns a view of out's data whose gradient goes to srcs through
+// rule (rule gets the gradient of out and returns one per src, nil for
+// none) instead of through the graph that computed out. The forward graph
+// is unchanged: the scheduler sees an ordinary view.
+func withGrad(out *Tensor, srcs []*Tensor, rule func(g *Tensor) []*Tensor) *Tensor {
+	n := out.n
+	base, st := n, shape.FromInts(n.shape...)
+	if n.kind == kView {
+		base, st = n.base, n.st
+	}
+	ls := make([]*lazy, len(srcs))
+	for i, s := range srcs {
+		ls[i] = s.n
+	}
+	return &Tensor{&lazy{kind: kView, dtype: n.dtype, shape: n.shape, base: base, st: st, eng: n.eng,
+		custom: &customGrad{srcs: ls, rule: rule}}}
 }
 
 // unmove turns g, the gradient of a view made by m, into the gradient of

@@ -36,9 +36,13 @@ type lazy struct {
 	base *lazy         // view: the base it looks at
 	st   shape.Tracker // view: from this node's shape to base's layout
 
-	buf  *devices.Buffer // buffer: the data
-	eng  *Engine
-	into *lazy // contiguous made by Assign: the buffer node it may overwrite in place
+	buf    *devices.Buffer // buffer: the data
+	eng    *Engine
+	into   *lazy // contiguous made by Assign: the buffer node it may overwrite in place
+	assign bool  // made by Assign
+
+	walk   uint64 // the schedule cache's last walk that numbered this node (schedcache.go)
+	walkID int32  // its number in that walk
 
 	// Autograd (grad.go). A view collapses onto its base, so it also keeps
 	// the node it was made from and the movement that made it: backward
@@ -50,6 +54,7 @@ type lazy struct {
 	grad         *lazy                // the gradient Backward stored, nil before
 	history      *lazy                // realized buffer: the node it was, kept for backward when a read realized it (see Realize)
 	cut          []weak.Pointer[lazy] // realized buffer without history: what it was computed from (cutLeaves)
+	custom       *customGrad          // view: a gradient rule of its own (withGrad), in place of parent and mv
 }
 
 // baseOf returns the base a node reads: itself unless it is a view.
@@ -78,12 +83,8 @@ func castConst(v float64, d DType) float64 {
 			return 1
 		}
 		return 0
-	case Uint8:
-		return float64(uint8(int64(v)))
-	case Int32:
-		return float64(int32(int64(v)))
-	case Int64:
-		return float64(int64(v))
+	case Int8, Uint8, Int16, Uint16, Int32, Uint32, Int64, Uint64:
+		return wrapTo(v, d)
 	case Float32:
 		return float64(float32(v))
 	case Float16:

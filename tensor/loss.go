@@ -66,9 +66,11 @@ func (t *Tensor) Cummax(axis int) *Tensor {
 	return mask.Where(x.Unsqueeze(-2), low).Max([]int{-1}, false).Transpose(a, -1)
 }
 
-// Any reports whether some element over axes is nonzero (bool).
+// Any reports whether some element over axes is nonzero (bool); an empty
+// axis gives false. (The max of the bools as int32 is compared with 0, not
+// cast: an empty max is int32's minimum.)
 func (t *Tensor) Any(axes []int, keepdim bool) *Tensor {
-	return t.Bool().Max(axes, keepdim)
+	return t.Bool().Cast(Int32).Max(axes, keepdim).Gt(0)
 }
 
 // All reports whether every element over axes is nonzero (bool); an empty
@@ -203,8 +205,10 @@ func (t *Tensor) NLLLoss(y, weight *Tensor, ignoreIndex int, hasIgnore bool, red
 
 // ScaledDotProductAttention returns softmax(q k^T / sqrt(d) + mask) v with
 // q = t. A bool mask keeps the positions where it is true; isCausal masks
-// the positions after each query's own. dropoutP is accepted as tinygrad
-// does outside training: no dropout.
+// the positions after each query's own. dropoutP zeroes that fraction of
+// the attention weights (drawn like Rand) and scales the rest by
+// 1/(1-dropoutP); the caller passes 0 outside training, as tinygrad's
+// dropout does nothing there.
 func (t *Tensor) ScaledDotProductAttention(key, value, mask *Tensor, dropoutP float64, isCausal bool) *Tensor {
 	if t.Ndim() < 2 || key.Ndim() < 2 {
 		fail("scaled_dot_product_attention: query and key need at least 2 axes")
@@ -226,7 +230,12 @@ func (t *Tensor) ScaledDotProductAttention(key, value, mask *Tensor, dropoutP fl
 	if mask != nil {
 		qk = qk.Add(mask)
 	}
-	return qk.Softmax(-1).Cast(t.DType()).Matmul(value)
+	w := qk.Softmax(-1).Cast(t.DType())
+	if dropoutP > 0 {
+		keep := t.n.eng.Rand(w.Shape()).Ge(dropoutP)
+		w = keep.Where(w, 0).Mul(1 / (1 - dropoutP))
+	}
+	return w.Matmul(value)
 }
 
 // Einsum sums the product of xs over the subscripts that formula's output

@@ -1,6 +1,10 @@
 package tensor
 
-import "testing"
+import (
+	"math"
+	"slices"
+	"testing"
+)
 
 // A reduce with no output loop outside it runs split across workers: each
 // worker folds part of the reduce, and a finishing function combines them
@@ -38,6 +42,163 @@ func TestSplitReduceThenLoad(t *testing.T) {
 			if err != nil || got != c.want {
 				t.Errorf("%s: %s: got %v (%v), want %v", ename, name, got, err, c.want)
 			}
+		}
+	}
+}
+
+// deviceEngines returns the engines of the devices (not the reference
+// evaluator, too slow for sums of 1e8).
+func deviceEngines(t *testing.T) map[string]*Engine {
+	m := engines(t)
+	delete(m, "ref")
+	if t1, err := NewEngine(Options{Device: "CPU", Threads: 1}); err == nil {
+		m["cpu, one thread"] = t1
+	}
+	return m
+}
+
+// ulps returns how many float32 ulps of want got is away from it.
+func ulps(got, want float64) float64 {
+	w := float32(want)
+	return math.Abs(got-want) / float64(math.Nextafter32(w, float32(math.Inf(1)))-w)
+}
+
+// Large float32 reductions are as accurate as NumPy's pairwise sums
+// (codegen/cascade.go), on every device, and the same bit for bit on every
+// run and with any number of workers.
+func TestLargeReductionsAccurate(t *testing.T) {
+	tenth := float64(float32(0.1))
+	cases := []struct {
+		name     string
+		f        func(e *Engine) *Tensor
+		want     float64
+		maxUlps  float64
+		withLoad bool
+	}{
+		{"ones(1e8).sum()", func(e *Engine) *Tensor { return e.Ones(Float32, 100_000_000).Sum(nil, false) }, 1e8, 0, false},
+		{"full(1e7, 0.1).mean()", func(e *Engine) *Tensor { return e.Full([]int{10_000_000}, 0.1, Float32).Mean(nil, false) }, tenth, 4, false},
+		{"full(1e7, 0.1) in a buffer, mean", func(e *Engine) *Tensor {
+			return e.Full([]int{10_000_000}, 0.1, Float32).Contiguous().Mean(nil, false)
+		}, tenth, 4, true},
+		{"full(1e7+19, 0.1).mean(), a prime length", func(e *Engine) *Tensor {
+			return e.Full([]int{10_000_019}, 0.1, Float32).Contiguous().Mean(nil, false)
+		}, tenth, 4, true},
+		{"rows of 1e6, mean", func(e *Engine) *Tensor {
+			return e.Full([]int{3, 1_000_000}, 0.1, Float32).Contiguous().Mean([]int{1}, false).Max(nil, false)
+		}, tenth, 4, true},
+		{"columns of 1e6, mean", func(e *Engine) *Tensor {
+			return e.Full([]int{1_000_000, 3}, 0.1, Float32).Contiguous().Mean([]int{0}, false).Max(nil, false)
+		}, tenth, 4, true},
+		{"matmul, inner 1e6", func(e *Engine) *Tensor {
+			a := e.Full([]int{2, 1_000_000}, 0.1, Float32).Contiguous()
+			b := e.Full([]int{1_000_000, 2}, 0.1, Float32).Contiguous()
+			return a.Matmul(b).Max(nil, false)
+		}, float64(float32(tenth*tenth)) * 1e6, 8, true},
+		{"softmax over 1e6, sum", func(e *Engine) *Tensor {
+			return e.Full([]int{1_000_000}, 0.5, Float32).Contiguous().Softmax(0).Sum(nil, false)
+		}, 1, 4, true},
+		{"float16 mean of 1e6", func(e *Engine) *Tensor {
+			return e.Full([]int{1_000_000}, 0.1, Float16).Contiguous().Mean(nil, false).Cast(Float32)
+		}, 0.0999755859375, 0, true},
+	}
+	for ename, e := range deviceEngines(t) {
+		for _, c := range cases {
+			var got, again float64
+			err := Catch(func() {
+				got = c.f(e).Item()
+				again = c.f(e).Item()
+			})
+			if err != nil {
+				t.Errorf("%s: %s: %v", ename, c.name, err)
+				continue
+			}
+			if u := ulps(got, c.want); u > c.maxUlps {
+				t.Errorf("%s: %s = %v, want %v within %v ulps (%.1f)", ename, c.name, got, c.want, c.maxUlps, u)
+			}
+			if math.Float64bits(got) != math.Float64bits(again) {
+				t.Errorf("%s: %s: %v, then %v", ename, c.name, got, again)
+			}
+		}
+	}
+}
+
+// A sum of random values is the same bit for bit on every run, on every
+// device, with one worker or several, and close to the float64 sum.
+func TestSumRepeatable(t *testing.T) {
+	for ename, e := range deviceEngines(t) {
+		var first float64
+		x := e.Rand([]int{4_000_037}, 7).Sub(0.25).Realize()
+		var ref float64
+		for _, v := range x.Floats() {
+			ref += v
+		}
+		for i := range 4 {
+			got := x.Sum(nil, false).Item()
+			if i == 0 && math.Abs(got-ref) > 4e-7*math.Abs(ref) {
+				t.Errorf("%s: sum %v, float64 sum %v", ename, got, ref)
+			}
+			if first == 0 {
+				first = got
+			}
+			if got != first {
+				t.Errorf("%s: run %d: sum %v, first %v", ename, i, got, first)
+			}
+		}
+	}
+}
+
+// NaN and infinities as torch: max, min, maximum, minimum and clip
+// propagate NaN; argmax and argmin point at the first NaN, and an index is
+// always inside its axis.
+func TestNaNSemantics(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	for ename, e := range engines(t) {
+		x := e.FromFloats([]float64{1, nan, 3, nan}, []int{4}, Float32)
+		rows := e.FromFloats([]float64{1, nan, 2, 0, -inf, -inf, inf, nan}, []int{4, 2}, Float32)
+		ints := map[string]struct {
+			got  []int64
+			want []int64
+		}{
+			"argmax":         {x.Argmax(nil, false).Ints(), []int64{1}},
+			"argmin":         {x.Argmin(nil, false).Ints(), []int64{1}},
+			"argmax(axis=1)": {rows.Argmax([]int{1}, false).Ints(), []int64{1, 0, 0, 1}},
+			"argmin(axis=1)": {rows.Argmin([]int{1}, false).Ints(), []int64{1, 1, 0, 1}},
+			"argmax(axis=0)": {rows.Argmax([]int{0}, false).Ints(), []int64{3, 0}},
+		}
+		for name, c := range ints {
+			if !slices.Equal(c.got, c.want) {
+				t.Errorf("%s: %s = %v, want %v (torch)", ename, name, c.got, c.want)
+			}
+		}
+		floats := map[string]*Tensor{
+			"max": x.Max(nil, false), "min": x.Min(nil, false),
+			"maximum": x.Maximum(e.Scalar(2, Float32)).Index(Int(1)), "minimum": x.Minimum(e.Scalar(2, Float32)).Index(Int(1)),
+			"clip": x.Clip(0, 2).Index(Int(1)),
+		}
+		for name, v := range floats {
+			if got := v.Item(); !math.IsNaN(got) {
+				t.Errorf("%s: %s = %v, want nan", ename, name, got)
+			}
+		}
+	}
+}
+
+// CLANG compiles with floating-point contraction off: a multiply and an add
+// round twice, as on the CPU device, so the two agree bit for bit.
+func TestMultiplyAddAsCPU(t *testing.T) {
+	es := engines(t)
+	clang, ok := es["clang"]
+	if !ok {
+		t.Skip("no CLANG device")
+	}
+	f := func(e *Engine) []float64 {
+		a, b, c := e.Rand([]int{4096}, 1), e.Rand([]int{4096}, 2), e.Rand([]int{4096}, 3)
+		return a.Mul(b).Sub(c.Mul(0.75)).Add(a.Mul(c)).Floats()
+	}
+	want, got := f(es["cpu"]), f(clang)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("element %d: CLANG %v, CPU %v", i, got[i], want[i])
 		}
 	}
 }

@@ -94,13 +94,23 @@ func (t *Tensor) Schedule() []*codegen.Kernel {
 func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	// Nodes realized as state (assigns) or on the side (the pending loss
+	// and grads of a step) skip cutLeaves: a walk of the whole graph per
+	// step, for an error message about gradients through them.
+	noCut := map[*lazy]bool{}
 	for _, t := range targets {
 		if t.baseOf().into != nil {
-			targets = append(targets, e.takePending()...)
+			pend := e.takePending()
+			for _, p := range pend {
+				noCut[p.baseOf()] = true
+			}
+			targets = append(targets, pend...)
 			break
 		}
 	}
-	items := schedule(targets)
+	start := time.Now()
+	items := e.cachedSchedule(targets)
+	e.stats.Schedule += time.Since(start)
 	if len(items) == 0 {
 		return
 	}
@@ -195,7 +205,7 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 		if keepGrad && reachesMarked(b, marked) {
 			was := *b
 			pasts[b] = past{history: &was}
-		} else if b.dtype.IsFloat() {
+		} else if b.dtype.IsFloat() && !b.assign && !noCut[b] {
 			pasts[b] = past{cut: cutLeaves(b, leaves)}
 		}
 	}

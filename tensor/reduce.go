@@ -83,25 +83,37 @@ func (t *Tensor) reduce(name string, op codegen.Op, axes []int, keepdim bool) *T
 	return out.Reshape(shp...)
 }
 
-// sumDType is the dtype sums accumulate in: int32 for bool and small ints.
+// sumDType is the dtype sums accumulate in, tinygrad's sum_acc_dtype:
+// unsigned ints at least uint32, bool and signed ints at least int32,
+// floats at least float32.
 func sumDType(d DType) DType {
-	switch d {
-	case Bool, Uint8:
-		return Int32
-	case Float16:
-		return Float32
+	switch {
+	case d.IsUnsigned():
+		return codegen.Promote(d, Uint32)
+	case d.IsFloat():
+		return codegen.Promote(d, Float32)
 	}
-	return d
+	return codegen.Promote(d, Int32)
 }
 
-// Sum returns the sum over axes; bool and uint8 sum as int32, float16
-// accumulates in float32.
+// Sum returns the sum over axes in sumDType (uint8 sums as uint32, bool and
+// int8 as int32); float16 accumulates in float32 and gives float16.
 func (t *Tensor) Sum(axes []int, keepdim bool) *Tensor {
 	s := t.Cast(sumDType(t.n.dtype)).reduce("sum", codegen.OpAdd, axes, keepdim)
 	if t.n.dtype == Float16 {
 		return s.Cast(Float16)
 	}
 	return s
+}
+
+// SumAcc returns the sum over axes accumulated in, and given as, dtype acc
+// (tinygrad's acc_dtype=).
+func (t *Tensor) SumAcc(axes []int, keepdim bool, acc DType) *Tensor {
+	checkDType("sum", acc)
+	if acc == Bool {
+		return t.Cast(Int32).reduce("sum", codegen.OpAdd, axes, keepdim).Cast(Bool)
+	}
+	return t.Cast(acc).reduce("sum", codegen.OpAdd, axes, keepdim)
 }
 
 // Prod returns the product over axes (bools multiply as int32).
@@ -111,6 +123,16 @@ func (t *Tensor) Prod(axes []int, keepdim bool) *Tensor {
 		x = t.Cast(Int32)
 	}
 	return x.reduce("prod", codegen.OpMul, axes, keepdim)
+}
+
+// ProdAcc returns the product over axes computed in, and given as, dtype
+// acc (tinygrad's acc_dtype=).
+func (t *Tensor) ProdAcc(axes []int, keepdim bool, acc DType) *Tensor {
+	checkDType("prod", acc)
+	if acc == Bool {
+		return t.Cast(Int32).reduce("prod", codegen.OpMul, axes, keepdim).Cast(Bool)
+	}
+	return t.Cast(acc).reduce("prod", codegen.OpMul, axes, keepdim)
 }
 
 // Max returns the maximum over axes.
@@ -126,10 +148,10 @@ func (t *Tensor) Min(axes []int, keepdim bool) *Tensor {
 	switch t.n.dtype {
 	case Bool:
 		return t.Not().Max(axes, keepdim).Not()
-	case Uint8:
-		return t.RSub(255).Max(axes, keepdim).RSub(255)
-	case Int32, Int64:
-		// ~x reverses the order without overflow (-x wraps at the minimum).
+	}
+	if t.n.dtype.IsInt() {
+		// ~x reverses the order without overflow (-x wraps at the minimum
+		// and is not an order for unsigned ints).
 		return t.Xor(-1).Max(axes, keepdim).Xor(-1)
 	}
 	return t.Neg().Max(axes, keepdim).Neg()
@@ -165,7 +187,8 @@ func (t *Tensor) foldedCount(op string, axes []int) int {
 }
 
 // Argmax returns the int32 index of the first maximum along one axis, or of
-// the flattened tensor when axes is nil. It panics with a *Error when given
+// the flattened tensor when axes is nil; a NaN counts as the maximum, as in
+// torch. It panics with a *Error when given
 // more than one axis.
 func (t *Tensor) Argmax(axes []int, keepdim bool) *Tensor {
 	if axes == nil {
@@ -181,6 +204,11 @@ func (t *Tensor) Argmax(axes []int, keepdim bool) *Tensor {
 	a := normAxis("argmax", axes[0], t.Ndim())
 	n := t.n.shape[a]
 	isMax := t.Eq(t.Max([]int{a}, true))
+	if t.n.dtype.IsFloat() {
+		// As torch: a NaN is the maximum (the max is NaN), and the first
+		// NaN is the answer; NaN == NaN would point past the axis.
+		isMax = isMax.Or(t.Ne(t))
+	}
 	rev := make([]int, t.Ndim()-a)
 	rev[0] = n
 	for i := 1; i < len(rev); i++ {
@@ -196,9 +224,8 @@ func (t *Tensor) Argmin(axes []int, keepdim bool) *Tensor {
 	switch t.n.dtype {
 	case Bool:
 		return t.Not().Argmax(axes, keepdim)
-	case Uint8:
-		return t.RSub(255).Argmax(axes, keepdim)
-	case Int32, Int64:
+	}
+	if t.n.dtype.IsInt() {
 		return t.Xor(-1).Argmax(axes, keepdim)
 	}
 	return t.Neg().Argmax(axes, keepdim)
@@ -288,13 +315,6 @@ func (t *Tensor) softmaxParts(axis int) (m, e, s *Tensor) {
 
 // minValue returns the smallest value of dtype d (-inf for floats).
 func minValue(d DType) float64 {
-	switch d {
-	case Bool, Uint8:
-		return 0
-	case Int32:
-		return -1 << 31
-	case Int64:
-		return -1 << 63
-	}
-	return negInf
+	lo, _ := d.MinMax()
+	return lo
 }

@@ -253,6 +253,9 @@ func aluRef(op codegen.Op, d DType, a ...float64) float64 {
 		r = math.Mod(a[0], a[1])
 	case codegen.OpMax:
 		r = math.Max(a[0], a[1])
+		if math.IsNaN(a[0]) || math.IsNaN(a[1]) {
+			r = math.NaN() // math.Max(+Inf, NaN) is +Inf
+		}
 	case codegen.OpCmpLt:
 		return b2f(a[0] < a[1])
 	case codegen.OpCmpNe:

@@ -14,9 +14,14 @@ type DType = codegen.DType
 // The dtypes, re-exported from codegen.
 const (
 	Bool    = codegen.Bool
+	Int8    = codegen.Int8
 	Uint8   = codegen.Uint8
+	Int16   = codegen.Int16
+	Uint16  = codegen.Uint16
 	Int32   = codegen.Int32
+	Uint32  = codegen.Uint32
 	Int64   = codegen.Int64
+	Uint64  = codegen.Uint64
 	Float16 = codegen.Float16
 	Float32 = codegen.Float32
 	Float64 = codegen.Float64

@@ -64,7 +64,7 @@ func (t *Tensor) Tan() *Tensor { return t.Sin().Div(t.Cos()) }
 // Abs returns |t|. For floats zero is its own piece, so that the gradient
 // there is 0 as torch's (sign(x)), and NaN stays NaN.
 func (t *Tensor) Abs() *Tensor {
-	if t.n.dtype == Bool || t.n.dtype == Uint8 {
+	if t.n.dtype == Bool || t.n.dtype.IsUnsigned() {
 		return t
 	}
 	if t.n.dtype.IsFloat() {
@@ -171,16 +171,30 @@ func (t *Tensor) Pow(y any) *Tensor { return t.pow(y, false) }
 func (t *Tensor) RPow(y any) *Tensor { return t.pow(y, true) }
 
 func (t *Tensor) pow(y any, reverse bool) *Tensor {
+	if v, ok := powFloat(y, reverse); ok {
+		// A positive number to a tensor power is a float, as tinygrad's
+		// e**(t*ln y): 2 ** int_tensor is float32.
+		return t.floatOf().Mul(math.Log2(v)).Exp2()
+	}
 	if _, ok := y.(*Tensor); !ok && !reverse {
-		if v, _ := scalarOf(y); v == math.Trunc(v) && math.Abs(v) <= 16 {
+		v, _ := scalarOf(y)
+		isInt := !t.n.dtype.IsFloat() && t.n.dtype != Bool
+		if v == math.Trunc(v) && (math.Abs(v) <= 16 || isInt && math.Abs(v) < 1<<53) {
 			base, _ := t.broadcasted(y, false)
 			if v < 0 {
-				return intPow(base.floatOf(), int(-v)).Reciprocal()
+				r := intPow(base.floatOf(), int(-v)).Reciprocal()
+				if isInt {
+					return r.Cast(base.n.dtype) // tinygrad's: truncated back
+				}
+				return r
 			}
 			return intPow(base, int(v))
 		}
 	}
 	a, b := t.broadcasted(y, reverse)
+	if a.n.dtype.IsInt() {
+		return intPowTensor(a, b) // exact: 11**7 is 19487171
+	}
 	x, e := a.floatOf(), b.floatOf()
 	mag := x.Abs().Log2().Mul(e).Exp2()
 	odd := e.Sub(e.Mul(0.5).Floor().Mul(2.0)).Eq(1.0)

@@ -18,15 +18,17 @@ var layers = map[string][]string{
 	"devices":        {"codegen", "shape", "symbolic"},
 	"devices/cpu":    {"devices", "codegen", "shape", "symbolic"},
 	"devices/clang":  {"devices", "codegen", "shape", "symbolic"},
-	"devices/opencl": {"devices", "codegen", "shape", "symbolic"},
 	"tensor":         {"devices", "codegen", "shape", "symbolic"},
 	"lang":           {},
 	"stdlib":         {},
-	"interp":         {"lang", "stdlib", "tensor", "devices", "codegen", "shape", "symbolic"},
-	"jupyter":        {"interp", "lang", "stdlib", "tensor", "devices", "codegen", "shape", "symbolic"},
+	"interp":         {"lang", "stdlib", "tensor", "devices", "codegen", "shape", "symbolic", "internal/draw"},
+	"jupyter":        {"interp", "lang", "stdlib", "tensor", "devices", "codegen", "shape", "symbolic", "internal/draw"},
+	"devices/opencl": {"devices", "codegen", "shape", "symbolic"},
 	// The oracle vectors' loader serves the tests of shape and of every
 	// package above it, so it may use none of them.
 	"internal/oracle": {},
+	// The pictures (views, graphs, images, plots) know nothing of tiny.
+	"internal/draw": {},
 }
 
 // externals lists the only packages outside the standard library that a

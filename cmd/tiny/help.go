@@ -35,7 +35,9 @@ The REPL echoes the value of each expression, continues a statement on the
 next line ("... ") while a bracket or brace is open, completes names with
 TAB, keeps its history in ~/.tiny_history, and survives errors, which name
 the line of the session ("<stdin>:12:3"). Ctrl-C cancels the running
-statement or the line being typed; Ctrl-D, exit or quit leaves.
+statement or the line being typed; Ctrl-D at "... " drops the pending
+statement, and at ">>> " (or exit, quit) leaves. help(x) and dir(x)
+describe a value.
 When stdin is not a terminal, the REPL reads it without prompts: each
 statement runs in turn, values are echoed, an error is printed and the
 next statement still runs, and the exit status is 1 if any statement

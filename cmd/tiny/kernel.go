@@ -34,9 +34,10 @@ func kernelCmd(cfg config, args []string, getenv func(string) string, stdout, st
 		return 1
 	}
 	k, err := jupyter.New(conn, jupyter.Options{
-		Interp:  interpOptions(cfg, ".", nil, nil, nil),
-		Version: strings.TrimPrefix(version(), "tiny "),
-		Log:     stderr,
+		Interp:    interpOptions(cfg, ".", nil, nil, nil),
+		Version:   tinyVersion(),
+		Log:       stderr,
+		HelpLinks: helpLinks(),
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "tiny kernel: %v\n", err)
@@ -58,6 +59,43 @@ func kernelCmd(cfg config, args []string, getenv func(string) string, stdout, st
 		return 1
 	}
 	return 0
+}
+
+// tinyVersion is tiny's own version, as "tiny version" prints it but
+// without the Go toolchain and platform: the language's version that
+// kernel_info reports.
+func tinyVersion() string {
+	f := strings.Fields(version())
+	for i, s := range f {
+		if strings.HasPrefix(s, "go1") || strings.HasPrefix(s, "devel go") {
+			return strings.Join(f[1:i], " ")
+		}
+	}
+	return strings.Join(f[1:], " ")
+}
+
+// helpLinks are the notebook's Help menu entries: tinygrad's docs, whose
+// ideas and names tiny follows, and this checkout's language reference
+// and notebook guide when the binary was built from one that is still
+// there.
+func helpLinks() []jupyter.HelpLink {
+	links := []jupyter.HelpLink{{Text: "tinygrad documentation", URL: "https://docs.tinygrad.org/"}}
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		return links
+	}
+	docs := filepath.Join(filepath.Dir(file), "..", "..", "docs")
+	for _, d := range []struct{ text, name string }{{"tiny language reference", "language.md"}, {"tiny in Jupyter", "jupyter.md"}} {
+		if p := filepath.Join(docs, d.name); filepath.IsAbs(p) && fileExists(p) {
+			links = append(links, jupyter.HelpLink{Text: d.text, URL: "file://" + filepath.ToSlash(p)})
+		}
+	}
+	return links
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // watchParent calls shutdown once the frontend that started the kernel has

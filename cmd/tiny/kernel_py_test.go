@@ -55,6 +55,21 @@ func TestKernelPythonClient(t *testing.T) {
 	t.Logf("jupyter_client session: %v", time.Since(start).Round(time.Millisecond))
 }
 
+// TestKernelParity runs the same protocol scenarios against ipykernel and
+// tiny (testdata/kernel_parity.py): Run All after a failure, a replayed
+// message, comm_open for an unknown target, store_history=False, input,
+// and the keys of every reply, which must come out alike.
+func TestKernelParity(t *testing.T) {
+	needPython(t, "jupyter_client", "python3-jupyter-client")
+	needPython(t, "ipykernel", "python3-ipykernel")
+	cmd := exec.Command(python, "-Xfrozen_modules=off", "testdata/kernel_parity.py")
+	cmd.Env = append(jupyterEnv(t), "PYDEVD_DISABLE_FILE_VALIDATION=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), "ok") {
+		t.Fatalf("kernel_parity.py: %v\n%s", err, out)
+	}
+}
+
 // TestKernelNotebook executes a notebook with jupyter nbconvert, as a user
 // would, and checks the outputs saved in it.
 func TestKernelNotebook(t *testing.T) {
@@ -85,7 +100,7 @@ func TestKernelNotebook(t *testing.T) {
 	want := []string{
 		"1 stream: (2, 3)\n",
 		"2 execute_result: tensor([ 3, 12], dtype=int32)",
-		"3 error: EvalError<cell 3>:1:1: error: reshape: cannot reshape (2, 3) to (4, 2)\n    x.reshape(4, 2)\n    ^",
+		"3 error: EvalError<cell 3>:1:3: error: reshape: cannot reshape (2, 3) to (4, 2)\n    x.reshape(4, 2)\n      ^",
 		"4 execute_result: [[0, 3], [1, 4], [2, 5]]",
 	}
 	if strings.Join(got, "\n---\n") != strings.Join(want, "\n---\n") {

@@ -47,12 +47,18 @@ type REPL struct {
 	Color  bool // color "error:" in red
 	// Quit makes an input of just "exit" or "quit" end the session.
 	Quit bool
+	// Interactive is set when a person types at a terminal: Ctrl-D at a
+	// "... " prompt drops the pending statement instead of ending the
+	// session, and after an if statement whose last line is "}" the REPL
+	// waits one line for an "else" (a blank line runs it at once).
+	Interactive bool
 
 	mu      sync.Mutex
 	cancel  context.CancelFunc // cancels the running statement, if any
 	reading bool               // waiting in ReadLine
 	lines   []string           // every line read, so errors show any of them
 	failed  bool
+	held    *string // a line read ahead while waiting for an else
 }
 
 // Run reads, runs and echoes inputs until EOF or until ctx is done, and
@@ -79,21 +85,26 @@ func (r *REPL) Run(ctx context.Context) bool {
 // Ctrl-C drops the lines read so far.
 func (r *REPL) readInput() (src string, start int, more bool) {
 	var pending []string
+	waitElse := false // the pending input is complete but may go on with else
 	for {
-		prompt := promptNew
-		if len(pending) > 0 {
-			prompt = promptMore
-		}
-		r.setReading(true)
-		line, err := r.In.ReadLine(prompt)
-		r.setReading(false)
+		line, err := r.readLine(len(pending) > 0)
 		if errors.Is(err, errInterrupt) {
-			pending = nil
+			pending, waitElse = nil, false
 			continue
 		}
-		if err != nil { // io.EOF or a read error
+		switch {
+		case waitElse && (err != nil || !startsWithElse(line)):
+			if err == nil && strings.TrimSpace(line) != "" {
+				r.held = &line // the start of the next input
+			}
+			return strings.Join(pending, "\n"), start, true
+		case err != nil && r.Interactive && len(pending) > 0:
+			pending = nil // Ctrl-D at "... " drops the statement, as Python does
+			continue
+		case err != nil: // io.EOF or a read error
 			return strings.Join(pending, "\n"), start, false
 		}
+		waitElse = false
 		r.lines = append(r.lines, line)
 		if len(pending) == 0 {
 			start = len(r.lines)
@@ -101,9 +112,55 @@ func (r *REPL) readInput() (src string, start int, more bool) {
 		pending = append(pending, line)
 		src = strings.Join(pending, "\n")
 		if lang.Complete(src) && !r.elseFollows() {
+			if r.Interactive && endsWithIf(src) {
+				waitElse = true
+				continue
+			}
 			return src, start, true
 		}
 	}
+}
+
+// readLine returns the line held back while waiting for an else, or reads
+// one with the prompt for a new or a continued statement.
+func (r *REPL) readLine(continued bool) (string, error) {
+	if r.held != nil {
+		line := *r.held
+		r.held = nil
+		return line, nil
+	}
+	prompt := promptNew
+	if continued {
+		prompt = promptMore
+	}
+	r.setReading(true)
+	defer r.setReading(false)
+	return r.In.ReadLine(prompt)
+}
+
+// endsWithIf reports whether src ends with an if statement without a final
+// else whose closing "}" stands alone on the last line: an else may follow
+// on the next line.
+func endsWithIf(src string) bool {
+	lines := strings.Split(strings.TrimRight(src, " \t\n"), "\n")
+	if strings.TrimSpace(lines[len(lines)-1]) != "}" {
+		return false
+	}
+	f, err := lang.Parse("<stdin>", src)
+	if err != nil || len(f.Stmts) == 0 {
+		return false
+	}
+	s, ok := f.Stmts[len(f.Stmts)-1].(*lang.IfStmt)
+	for ok && s.Else != nil {
+		s, ok = s.Else.(*lang.IfStmt)
+	}
+	return ok
+}
+
+// startsWithElse reports whether line begins with the keyword else.
+func startsWithElse(line string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(line), "else")
+	return ok && (rest == "" || !isWordRune(rune(rest[0])))
 }
 
 // elseFollows reports whether the input's next line, when the reader can
@@ -115,8 +172,7 @@ func (r *REPL) elseFollows() bool {
 		return false
 	}
 	next, ok := p.PeekLine()
-	rest, isElse := strings.CutPrefix(strings.TrimSpace(next), "else")
-	return ok && isElse && (rest == "" || !isWordRune(rune(rest[0])))
+	return ok && startsWithElse(next)
 }
 
 // exec runs one complete input that began on line start, cancellable
@@ -199,7 +255,7 @@ func repl(cfg config, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer term.Close()
 	fmt.Fprintf(term.out, "%s%s. Ctrl-D or exit quits, TAB completes, tiny help has more.\n", version(), deviceNote(cfg))
-	r.In, r.Quit = term, true
+	r.In, r.Quit, r.Interactive = term, true, true
 	r.Run(context.Background())
 	return 0
 }

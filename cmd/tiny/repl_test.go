@@ -27,6 +27,9 @@ func (f *fakeReader) ReadLine(prompt string) (string, error) {
 	if line == "^C" {
 		return "", errInterrupt
 	}
+	if line == "^D" {
+		return "", io.EOF
+	}
 	return line, nil
 }
 
@@ -36,15 +39,50 @@ func (f *fakeReader) AddHistory(input string) { f.history = append(f.history, in
 // reader and whether all inputs succeeded.
 func replRun(t *testing.T, lines ...string) (string, string, *fakeReader, bool) {
 	t.Helper()
+	return replRunMode(t, false, lines...)
+}
+
+// replRunMode is replRun, as a person at a terminal when interactive.
+func replRunMode(t *testing.T, interactive bool, lines ...string) (string, string, *fakeReader, bool) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
 	it, err := interp.New(interp.Options{Stdout: &stdout, Stderr: &stderr, Device: "CPU"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	in := &fakeReader{lines: lines}
-	r := &REPL{It: it, In: in, Stderr: &stderr}
+	r := &REPL{It: it, In: in, Stderr: &stderr, Interactive: interactive}
 	ok := r.Run(context.Background())
 	return stdout.String(), stderr.String(), in, ok
+}
+
+// TestREPLCtrlDAtContinuation: Ctrl-D at a "... " prompt drops the pending
+// statement and the session goes on at ">>> ", as in Python; at ">>> " it
+// ends the session.
+func TestREPLCtrlDAtContinuation(t *testing.T) {
+	out, errs, in, ok := replRunMode(t, true, "y = [1,", "  2,", "^D", "y = 5", "y", "^D", "y")
+	if !ok || errs != "" || out != "5\n" {
+		t.Errorf("ok %v, output %q, errors %q", ok, out, errs)
+	}
+	if want := ">>> |... |... |>>> |>>> |>>> "; strings.Join(in.prompts, "|") != want {
+		t.Errorf("prompts %q, want %q", strings.Join(in.prompts, "|"), want)
+	}
+}
+
+// TestREPLElseOnNextLine types "}" and "else" on separate lines, as
+// docs/language.md allows: after a multi-line if the REPL waits one line
+// for an else; any other line runs the if and then itself.
+func TestREPLElseOnNextLine(t *testing.T) {
+	out, errs, in, ok := replRunMode(t, true,
+		"x = 2", "if x > 5 {", "  print(\"big\")", "}", "else {", "  print(\"small\")", "}", "",
+		"if x > 1 {", "  print(\"one\")", "}", "print(\"next\")",
+		"if x { print(\"inline\") }", "if x > 5 {", "}", "else if x > 1 {", "  print(\"elif\")", "}", "^D")
+	if !ok || errs != "" || out != "small\none\nnext\ninline\nelif\n" {
+		t.Errorf("ok %v, output %q, errors %q", ok, out, errs)
+	}
+	if len(in.history) != 6 || in.history[1] != "if x > 5 {\n  print(\"big\")\n}\nelse {\n  print(\"small\")\n}" {
+		t.Errorf("history %q", in.history)
+	}
 }
 
 func TestREPLContinuation(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -34,9 +35,20 @@ func interpOptions(cfg config, dir string, args []string, stdout, stderr io.Writ
 		Stderr:  stderr,
 		Device:  cfg.device,
 		Debug:   cfg.debug,
-		Imports: os.DirFS(dir),
+		Imports: importFS(dir),
 		Args:    args,
+		Files:   true,
 	}
+}
+
+// importFS returns the files under dir for imports. It is an os.Root, so
+// that a symbolic link cannot lead an import out of dir.
+func importFS(dir string) fs.FS {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return os.DirFS(dir) // dir cannot be opened: every read fails too
+	}
+	return r.FS()
 }
 
 // runFile runs the script at path ("-" for stdin) and returns the exit status.

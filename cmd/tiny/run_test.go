@@ -207,3 +207,45 @@ func TestSafelyAndPrintError(t *testing.T) {
 		t.Errorf("colored printError = %q", got)
 	}
 }
+
+// TestImportSymlinkEscape: an import cannot leave the script's directory,
+// not even through a symbolic link that points out of it.
+func TestImportSymlinkEscape(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "secret.tiny"), []byte("x = 42\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(dir, "app"), 0o755)
+	if err := os.Symlink("../secret.tiny", filepath.Join(dir, "app", "link.tiny")); err != nil {
+		t.Skip(err)
+	}
+	os.Symlink(dir, filepath.Join(dir, "app", "up"))
+	os.WriteFile(filepath.Join(dir, "app", "inside.tiny"), []byte("y = 1\n"), 0o644)
+	os.Symlink("inside.tiny", filepath.Join(dir, "app", "ok.tiny"))
+	for _, tc := range []struct{ src, stdout, stderr string }{
+		{`import "link.tiny" as s; print(s.x)`, "", "error: import \"link.tiny\": "},
+		{`import "up/secret.tiny" as s; print(s.x)`, "", "error: import \"up/secret.tiny\": "},
+		{`import "../secret.tiny" as s; print(s.x)`, "", "error: import \"../secret.tiny\": "},
+		{`import "ok.tiny" as s; print(s.y)`, "1\n", ""},
+	} {
+		os.WriteFile(filepath.Join(dir, "app", "main.tiny"), []byte(tc.src+"\n"), 0o644)
+		res := runTiny(t, dir, "", nil, "run", "app/main.tiny")
+		if res.stdout != tc.stdout || !strings.Contains(res.stderr, tc.stderr) || (tc.stderr == "") != (res.stderr == "") {
+			t.Errorf("%s: stdout %q, stderr %q", tc.src, res.stdout, res.stderr)
+		}
+	}
+}
+
+// failWriter fails every write, as stdout on a full disk does.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// A run whose output cannot be written fails with an error and status 1.
+func TestStdoutWriteFailure(t *testing.T) {
+	var stderr strings.Builder
+	status := Main([]string{"-c", "print(1)"}, config{}, strings.NewReader(""), failWriter{}, &stderr)
+	if status != 1 || !strings.Contains(stderr.String(), "no space left on device") {
+		t.Errorf("status %d, stderr %q", status, stderr.String())
+	}
+}

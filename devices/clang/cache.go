@@ -21,9 +21,11 @@ import (
 // loading them. Its bound and pruning are in cache_prune.go.
 
 // flags are the compiler flags: optimized and vectorized for this machine,
-// with IEEE floating point kept (no -ffast-math) and wrapping integers (Go's
-// semantics). The source comes on standard input.
-var flags = []string{"-O3", "-march=native", "-fno-math-errno", "-fwrapv", "-fPIC", "-shared", "-x", "c", "-"}
+// with IEEE floating point kept (no -ffast-math, and no contraction of a
+// multiply and an add into one rounding, which gcc does by default where
+// the machine has FMA: results would differ from the CPU device's) and
+// wrapping integers (Go's semantics). The source comes on standard input.
+var flags = []string{"-O3", "-march=native", "-fno-math-errno", "-ffp-contract=off", "-fwrapv", "-fPIC", "-shared", "-x", "c", "-"}
 
 // toolchain is a C compiler and what identifies it in cache keys.
 type toolchain struct {
@@ -47,9 +49,15 @@ func findCompiler() (*toolchain, error) {
 	}
 	var cands [][]string
 	if cc := strings.Fields(os.Getenv("CC")); len(cc) > 0 {
+		// A compiler the user named is the one to use: one that does not
+		// exist is an error, not a reason to take another.
+		if _, err := exec.LookPath(cc[0]); err != nil {
+			return nil, fmt.Errorf("clang: $CC=%q: %w", os.Getenv("CC"), err)
+		}
 		cands = append(cands, cc)
+	} else {
+		cands = append(cands, []string{"cc"}, []string{"gcc"}, []string{"clang"})
 	}
-	cands = append(cands, []string{"cc"}, []string{"gcc"}, []string{"clang"})
 	for _, c := range cands {
 		p, err := exec.LookPath(c[0])
 		if err != nil {
@@ -87,20 +95,29 @@ func cpuID() string {
 	return strings.Join(out, "\n")
 }
 
-// cacheDir returns the cache directory, created with mode 0700.
+// cacheDir returns the cache directory, created with mode 0700. A relative
+// $XDG_CACHE_HOME is ignored, as the XDG spec says, and a home directory
+// that does not exist is not created: the cache is then a temporary
+// directory (fallbackDir), as when the cache cannot be written.
 func cacheDir(dir string) (string, error) {
 	if dir == "" {
-		if x := os.Getenv("XDG_CACHE_HOME"); x != "" {
+		if x := os.Getenv("XDG_CACHE_HOME"); x != "" && filepath.IsAbs(x) {
 			dir = filepath.Join(x, "tiny")
 		} else {
 			home, err := os.UserHomeDir()
 			if err != nil {
-				return "", fmt.Errorf("clang: no cache directory: %w", err)
+				return fallbackDir(fmt.Errorf("no home directory: %w", err))
+			}
+			if st, err := os.Stat(home); err != nil || !st.IsDir() {
+				return fallbackDir(fmt.Errorf("home directory %s does not exist", home))
 			}
 			dir = filepath.Join(home, ".cache", "tiny")
 		}
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
+		if writeFailure(err) {
+			return fallbackDir(err)
+		}
 		return "", fmt.Errorf("clang: cache directory: %w", err)
 	}
 	return dir, nil
@@ -234,10 +251,40 @@ func runCompiler(tc *toolchain, out, src string) error {
 	cmd := exec.Command(tc.path, args...)
 	cmd.Stdin = strings.NewReader(src)
 	if msg, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("clang: %s failed: %v\n%s", tc.path, err, msg)
+		return &CompilerError{Compiler: tc.path, Err: err, Output: string(msg)}
 	}
 	return nil
 }
+
+// CompilerError is a failed run of the C compiler. Its message holds the
+// compiler's first error lines on one line; Output holds all it printed
+// (the device logs it at DEBUG>=1).
+type CompilerError struct {
+	Compiler string
+	Err      error
+	Output   string
+}
+
+// maxErrorLines is how many lines of the compiler's output an error shows.
+const maxErrorLines = 3
+
+func (e *CompilerError) Error() string {
+	var lines []string
+	for _, l := range strings.Split(e.Output, "\n") {
+		if strings.Contains(l, "error") || strings.Contains(l, "Error") {
+			lines = append(lines, strings.TrimSpace(l))
+		}
+	}
+	if len(lines) == 0 {
+		lines = strings.Split(strings.TrimSpace(e.Output), "\n")
+	}
+	if len(lines) > maxErrorLines {
+		lines = append(lines[:maxErrorLines], "...")
+	}
+	return fmt.Sprintf("clang: %s failed (%v): %s", e.Compiler, e.Err, strings.Join(lines, "; "))
+}
+
+func (e *CompilerError) Unwrap() error { return e.Err }
 
 // tmpSeq numbers the temporary objects of this process.
 var tmpSeq atomic.Int64

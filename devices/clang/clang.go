@@ -20,6 +20,7 @@
 package clang
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -131,6 +132,17 @@ func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
 	}
 	obj, abi := objectSource(src, abi)
 	lib, compiled, err := build(tc, dir, obj)
+	if err != nil && writeFailure(err) {
+		// A cache that is read-only or full: compile into a temporary one.
+		var ferr error
+		if dir, ferr = fallbackDir(err); ferr == nil {
+			lib, compiled, err = build(tc, dir, obj)
+		}
+	}
+	var ce *CompilerError
+	if errors.As(err, &ce) && d.opts.Debug >= 1 {
+		fmt.Fprintf(d.log, "%s failed on %s:\n%s\n", ce.Compiler, p.Name, ce.Output)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -73,6 +73,7 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 	chunks := devices.Chunks(p.Global, workers)
 	var parts []uint64
 	if r.abi.Finish != "" {
+		chunks = devices.PartialChunks(p.Global)
 		parts = make([]uint64, chunks*r.abi.PartBytes/8+1)
 	}
 	arg, vp := unsafe.Pointer(&ptrs[0]), unsafe.Pointer(&vals[0])
@@ -86,7 +87,7 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 	if p.Global == 0 {
 		r.entry(arg, 0, 0, part(0), vp)
 	} else {
-		err = devices.Parallel(ctx, p.Global, workers, func(int) {}, func(w, c, lo, hi int) {
+		err = devices.ParallelChunks(ctx, p.Global, chunks, workers, func(int) {}, func(w, c, lo, hi int) {
 			r.entry(arg, int64(lo), int64(hi), part(c), vp)
 		})
 	}

@@ -11,11 +11,11 @@ import (
 // type, so the loop body is a plain machine operation: no call per element.
 
 type num interface {
-	~float32 | ~float64 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~int
+	~float32 | ~float64 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~int | ~int8 | ~int16 | ~uint32 | ~uint64
 }
 
 type integer interface {
-	~int32 | ~int64 | ~uint8 | ~int
+	~int32 | ~int64 | ~uint8 | ~int | ~int8 | ~int16 | ~uint16 | ~uint32 | ~uint64
 }
 
 type float interface{ ~float32 | ~float64 }
@@ -296,6 +296,17 @@ func unaryInt[T integer](op codegen.Op) func(d, a []T) {
 // wrapping to the width do not depend on the platform.
 func castLoop[S, D num](toBool, toHalf, floatToInt bool) func(d []D, a []S) {
 	switch {
+	case floatToInt && !toBool && isU64[D]():
+		return func(d []D, a []S) {
+			a = a[:len(d)]
+			for i := range d {
+				if float64(a[i]) >= 1<<63 {
+					d[i] = D(uint64(a[i]))
+				} else {
+					d[i] = D(int64(a[i]))
+				}
+			}
+		}
 	case floatToInt && !toBool:
 		return func(d []D, a []S) {
 			a = a[:len(d)]
@@ -326,9 +337,36 @@ func castLoop[S, D num](toBool, toHalf, floatToInt bool) func(d []D, a []S) {
 	}
 }
 
+func isU64[T any]() bool {
+	var z T
+	_, ok := any(z).(uint64)
+	return ok
+}
+
 // reduceRun folds a run into one value with op, using several partial
-// results so that the adds do not wait on each other.
+// results so that the adds do not wait on each other. A sum adds pieces of
+// at most 64 pairwise, each with four partial sums, so that a float sum's
+// error grows like the log of the run's length (codegen/cascade.go).
 func reduceRun[T num](op codegen.Op, x []T) T {
+	switch op {
+	case codegen.OpAdd:
+		return pairSum(x)
+	}
+	return foldRun(op, x)
+}
+
+// pairSum returns the sum of x, its halves (at a multiple of 64) added
+// pairwise down to pieces of at most 64.
+func pairSum[T num](x []T) T {
+	if len(x) <= 64 {
+		return foldRun(codegen.OpAdd, x)
+	}
+	h := (len(x)/2 + 63) &^ 63
+	return pairSum(x[:h]) + pairSum(x[h:])
+}
+
+// foldRun folds a run into one value with op, using four partial results.
+func foldRun[T num](op codegen.Op, x []T) T {
 	switch op {
 	case codegen.OpAdd:
 		var s0, s1, s2, s3 T
@@ -448,6 +486,10 @@ func mulAdd[T num](d, x, y []T, ys int, z []T, zs int) {
 
 // dot returns the sum of x[i]*y[i] (y a scalar when ys is 0).
 func dot[T num](x, y []T, ys int) T {
+	if len(x) > 64 { // pairwise, as pairSum
+		h := (len(x)/2 + 63) &^ 63
+		return dot(x[:h], y, ys) + dot(x[h:], y[h*ys:], ys)
+	}
 	var s0, s1, s2, s3 T
 	i := 0
 	if ys == 0 {
@@ -480,6 +522,10 @@ func dot[T num](x, y []T, ys int) T {
 // may be scalars (steps 0), with the partial sums of dot: the same roundings
 // as mulAdd into a run and then dot over it.
 func dotChain[T num](x, y []T, ys int, z []T, zs int, w []T, ws int) T {
+	if len(x) > 64 { // pairwise, as pairSum
+		h := (len(x)/2 + 63) &^ 63
+		return dotChain(x[:h], y, ys, z, zs, w, ws) + dotChain(x[h:], y[h*ys:], ys, z[h*zs:], zs, w[h*ws:], ws)
+	}
 	var s0, s1, s2, s3 T
 	i := 0
 	if ys == 0 && zs == 1 && ws == 1 { // ((a*2+b)*c).sum()

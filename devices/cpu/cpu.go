@@ -16,6 +16,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -67,7 +68,7 @@ func (d *Device) Target() codegen.Target {
 	return cpuTarget
 }
 
-var cpuTarget = codegen.Target{Rows: 4, Cols: 1024, Tile: 128}
+var cpuTarget = codegen.Target{Rows: 4, Cols: 1024, Tile: 128, Block: blockSize}
 
 // Compile builds the closures of p.
 func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
@@ -132,13 +133,32 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 		total = frames[0].cur.ix[r.prog.global.end][0]
 	}
 	errs := make([]error, workers)
-	stopped := devices.Parallel(ctx, total, workers, func(w int) {
-		errs[w] = protect(p.Name, func() { runStmts(frames[w], r.prog.prefix) })
-	}, func(w, c, lo, hi int) {
-		if errs[w] == nil {
-			errs[w] = protect(p.Name, func() { r.prog.global.run(frames[w], lo, hi) })
-		}
-	})
+	var stopped error
+	var parts [][]any
+	if len(r.prog.accs) > 0 {
+		// A split reduce: each chunk folds into partials of its own, from
+		// the accumulators' starting values, and they are combined in
+		// chunk order, so that the sum is the same on every run.
+		chunks := devices.PartialChunks(total)
+		parts = make([][]any, chunks)
+		stopped = devices.ParallelChunks(ctx, total, chunks, workers, func(int) {}, func(w, c, lo, hi int) {
+			if errs[w] == nil {
+				errs[w] = protect(p.Name, func() {
+					runStmts(frames[w], r.prog.prefix)
+					r.prog.global.run(frames[w], lo, hi)
+					parts[c] = r.prog.saveAccs(frames[w])
+				})
+			}
+		})
+	} else {
+		stopped = devices.Parallel(ctx, total, workers, func(w int) {
+			errs[w] = protect(p.Name, func() { runStmts(frames[w], r.prog.prefix) })
+		}, func(w, c, lo, hi int) {
+			if errs[w] == nil {
+				errs[w] = protect(p.Name, func() { r.prog.global.run(frames[w], lo, hi) })
+			}
+		})
+	}
 	for _, e := range errs {
 		if e != nil {
 			return e
@@ -153,7 +173,9 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 	if len(r.prog.suffix) == 0 {
 		return nil
 	}
-	r.prog.combine(frames)
+	if parts != nil {
+		r.prog.combineParts(frames[0], parts)
+	}
 	return protect(p.Name, func() { runStmts(frames[0], r.prog.suffix) })
 }
 
@@ -175,23 +197,81 @@ func protect(name string, f func()) (err error) {
 	return nil
 }
 
-// combine folds the workers' partial accumulators into the first frame's.
-func (prog *program) combine(frames []*frame) {
-	for _, i := range prog.accs {
-		u := prog.p.UOps[i]
-		for _, fr := range frames[1:] {
-			switch prog.slots[i].t {
-			case tF32:
-				combineAcc(u.ReduceOp, frames[0].own.f32[i], fr.own.f32[i])
-			case tF64:
-				combineAcc(u.ReduceOp, frames[0].own.f64[i], fr.own.f64[i])
-			case tI32:
-				combineAcc(u.ReduceOp, frames[0].own.i32[i], fr.own.i32[i])
-			case tI64:
-				combineAcc(u.ReduceOp, frames[0].own.i64[i], fr.own.i64[i])
-			case tU8:
-				combineAcc(u.ReduceOp, frames[0].own.u8[i], fr.own.u8[i])
+// saveAccs returns copies of a frame's top-level accumulators.
+func (prog *program) saveAccs(fr *frame) []any {
+	out := make([]any, len(prog.accs))
+	for j, i := range prog.accs {
+		switch prog.slots[i].t {
+		case tF32:
+			out[j] = slices.Clone(fr.own.f32[i])
+		case tF64:
+			out[j] = slices.Clone(fr.own.f64[i])
+		case tI32:
+			out[j] = slices.Clone(fr.own.i32[i])
+		case tI64:
+			out[j] = slices.Clone(fr.own.i64[i])
+		case tI8:
+			out[j] = slices.Clone(fr.own.i8[i])
+		case tI16:
+			out[j] = slices.Clone(fr.own.i16[i])
+		case tU16:
+			out[j] = slices.Clone(fr.own.u16[i])
+		case tU32:
+			out[j] = slices.Clone(fr.own.u32[i])
+		case tU64:
+			out[j] = slices.Clone(fr.own.u64[i])
+		case tU8:
+			out[j] = slices.Clone(fr.own.u8[i])
+		}
+	}
+	return out
+}
+
+// combineParts folds the chunks' partial accumulators pairwise in a tree,
+// ((p0+p1)+(p2+p3))+..., so that a float sum's error grows like the log
+// of the number of chunks, and puts the result in fr's accumulators.
+func (prog *program) combineParts(fr *frame, parts [][]any) {
+	for step := 1; step < len(parts); step *= 2 {
+		for w := 0; w+step < len(parts); w += 2 * step {
+			for j, i := range prog.accs {
+				op := prog.p.UOps[i].ReduceOp
+				switch d := parts[w][j].(type) {
+				case []float32:
+					combineAcc(op, d, parts[w+step][j].([]float32))
+				case []float64:
+					combineAcc(op, d, parts[w+step][j].([]float64))
+				case []int32:
+					combineAcc(op, d, parts[w+step][j].([]int32))
+				case []int64:
+					combineAcc(op, d, parts[w+step][j].([]int64))
+				case []int8:
+					combineAcc(op, d, parts[w+step][j].([]int8))
+				case []int16:
+					combineAcc(op, d, parts[w+step][j].([]int16))
+				case []uint16:
+					combineAcc(op, d, parts[w+step][j].([]uint16))
+				case []uint32:
+					combineAcc(op, d, parts[w+step][j].([]uint32))
+				case []uint64:
+					combineAcc(op, d, parts[w+step][j].([]uint64))
+				case []uint8:
+					combineAcc(op, d, parts[w+step][j].([]uint8))
+				}
 			}
+		}
+	}
+	for j, i := range prog.accs {
+		switch d := parts[0][j].(type) {
+		case []float32:
+			copy(fr.own.f32[i], d)
+		case []float64:
+			copy(fr.own.f64[i], d)
+		case []int32:
+			copy(fr.own.i32[i], d)
+		case []int64:
+			copy(fr.own.i64[i], d)
+		case []uint8:
+			copy(fr.own.u8[i], d)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"math"
 	"sync/atomic"
 
 	"tiny/codegen"
@@ -23,6 +24,11 @@ const (
 	tI64
 	tU8 // uint8 and bool (0 or 1)
 	tIx // index arithmetic
+	tI8
+	tI16
+	tU16
+	tU32
+	tU64
 )
 
 func regType(d codegen.DType) rtype {
@@ -37,11 +43,21 @@ func regType(d codegen.DType) rtype {
 		return tI64
 	case codegen.Bool, codegen.Uint8:
 		return tU8
+	case codegen.Int8:
+		return tI8
+	case codegen.Int16:
+		return tI16
+	case codegen.Uint16:
+		return tU16
+	case codegen.Uint32:
+		return tU32
+	case codegen.Uint64:
+		return tU64
 	}
 	return tIx
 }
 
-// regs holds one slice per slot, in the slot's type; only one of the six
+// regs holds one slice per slot, in the slot's type; only one of the
 // slices of a slot is in use.
 type regs struct {
 	f32 [][]float32
@@ -50,11 +66,30 @@ type regs struct {
 	i64 [][]int64
 	u8  [][]uint8
 	ix  [][]int
+	i8  [][]int8
+	i16 [][]int16
+	u16 [][]uint16
+	u32 [][]uint32
+	u64 [][]uint64
 }
 
 func makeRegs(n int) regs {
 	return regs{make([][]float32, n), make([][]float64, n), make([][]int32, n),
-		make([][]int64, n), make([][]uint8, n), make([][]int, n)}
+		make([][]int64, n), make([][]uint8, n), make([][]int, n),
+		make([][]int8, n), make([][]int16, n), make([][]uint16, n), make([][]uint32, n), make([][]uint64, n)}
+}
+
+// ival converts a constant to an integer register type, wrapping to its
+// width as a cast does (through int64; uint64's upper half directly).
+func ival[T integer](v float64) T {
+	if v >= 1<<64 {
+		m := uint64(math.MaxUint64) // the float64 nearest it is 2**64
+		return T(m)
+	}
+	if v >= 1<<63 {
+		return T(uint64(v))
+	}
+	return T(int64(v))
 }
 
 // get returns the slices of r of type T.
@@ -73,6 +108,16 @@ func get[T num](r *regs) [][]T {
 		return any(r.u8).([][]T)
 	case int:
 		return any(r.ix).([][]T)
+	case int8:
+		return any(r.i8).([][]T)
+	case int16:
+		return any(r.i16).([][]T)
+	case uint16:
+		return any(r.u16).([][]T)
+	case uint32:
+		return any(r.u32).([][]T)
+	case uint64:
+		return any(r.u64).([][]T)
 	}
 	panic("internal error: register type")
 }
@@ -111,6 +156,16 @@ func newFrame(slots []slotInit, nbufs int) *frame {
 			alloc(fr, i, s, int32(s.val))
 		case tI64:
 			alloc(fr, i, s, int64(s.val))
+		case tI8:
+			alloc(fr, i, s, ival[int8](s.val))
+		case tI16:
+			alloc(fr, i, s, ival[int16](s.val))
+		case tU16:
+			alloc(fr, i, s, ival[uint16](s.val))
+		case tU32:
+			alloc(fr, i, s, ival[uint32](s.val))
+		case tU64:
+			alloc(fr, i, s, ival[uint64](s.val))
 		case tU8:
 			alloc(fr, i, s, uint8(s.val))
 		case tIx:
@@ -143,6 +198,16 @@ func (fr *frame) bind(bufs []*devices.Buffer, slots []slotInit, vars map[string]
 			fr.g.i32[i] = b.Int32s()
 		case codegen.Int64:
 			fr.g.i64[i] = b.Int64s()
+		case codegen.Int8:
+			fr.g.i8[i] = devices.Elems[int8](b)
+		case codegen.Int16:
+			fr.g.i16[i] = devices.Elems[int16](b)
+		case codegen.Uint16:
+			fr.g.u16[i] = devices.Elems[uint16](b)
+		case codegen.Uint32:
+			fr.g.u32[i] = devices.Elems[uint32](b)
+		case codegen.Uint64:
+			fr.g.u64[i] = devices.Elems[uint64](b)
 		default:
 			fr.g.u8[i] = b.Bytes()
 		}

@@ -80,6 +80,16 @@ func (c *compiler) load(i int) vfunc {
 		return loadv[int32, int32](i, mem[int32](c, u.Src[0]), ac, int32(u.Val), nil)
 	case tI64:
 		return loadv[int64, int64](i, mem[int64](c, u.Src[0]), ac, int64(u.Val), nil)
+	case tI8:
+		return loadv[int8, int8](i, mem[int8](c, u.Src[0]), ac, ival[int8](u.Val), nil)
+	case tI16:
+		return loadv[int16, int16](i, mem[int16](c, u.Src[0]), ac, ival[int16](u.Val), nil)
+	case tU16:
+		return loadv[uint16, uint16](i, mem[uint16](c, u.Src[0]), ac, ival[uint16](u.Val), nil)
+	case tU32:
+		return loadv[uint32, uint32](i, mem[uint32](c, u.Src[0]), ac, ival[uint32](u.Val), nil)
+	case tU64:
+		return loadv[uint64, uint64](i, mem[uint64](c, u.Src[0]), ac, ival[uint64](u.Val), nil)
 	}
 	return loadv[uint8, uint8](i, mem[uint8](c, u.Src[0]), ac, uint8(u.Val), nil)
 }
@@ -154,6 +164,16 @@ func (c *compiler) store(i int) vfunc {
 		return storev[int32, int32](mem[int32](c, u.Src[0]), ac, v, nil)
 	case tI64:
 		return storev[int64, int64](mem[int64](c, u.Src[0]), ac, v, nil)
+	case tI8:
+		return storev[int8, int8](mem[int8](c, u.Src[0]), ac, v, nil)
+	case tI16:
+		return storev[int16, int16](mem[int16](c, u.Src[0]), ac, v, nil)
+	case tU16:
+		return storev[uint16, uint16](mem[uint16](c, u.Src[0]), ac, v, nil)
+	case tU32:
+		return storev[uint32, uint32](mem[uint32](c, u.Src[0]), ac, v, nil)
+	case tU64:
+		return storev[uint64, uint64](mem[uint64](c, u.Src[0]), ac, v, nil)
 	}
 	return storev[uint8, uint8](mem[uint8](c, u.Src[0]), ac, v, nil)
 }
@@ -232,6 +252,16 @@ func (c *compiler) accum(i int) vfunc {
 			return accumDot[int32](acc, ac, x, y)
 		case tI64:
 			return accumDot[int64](acc, ac, x, y)
+		case tI8:
+			return accumDot[int8](acc, ac, x, y)
+		case tI16:
+			return accumDot[int16](acc, ac, x, y)
+		case tU16:
+			return accumDot[uint16](acc, ac, x, y)
+		case tU32:
+			return accumDot[uint32](acc, ac, x, y)
+		case tU64:
+			return accumDot[uint64](acc, ac, x, y)
 		}
 		return accumDot[uint8](acc, ac, x, y)
 	}
@@ -245,6 +275,16 @@ func (c *compiler) accum(i int) vfunc {
 		return accumv[int32](acc, u.ReduceOp, ac, v)
 	case tI64:
 		return accumv[int64](acc, u.ReduceOp, ac, v)
+	case tI8:
+		return accumv[int8](acc, u.ReduceOp, ac, v)
+	case tI16:
+		return accumv[int16](acc, u.ReduceOp, ac, v)
+	case tU16:
+		return accumv[uint16](acc, u.ReduceOp, ac, v)
+	case tU32:
+		return accumv[uint32](acc, u.ReduceOp, ac, v)
+	case tU64:
+		return accumv[uint64](acc, u.ReduceOp, ac, v)
 	}
 	return accumv[uint8](acc, u.ReduceOp, ac, v)
 }
@@ -259,6 +299,18 @@ func accumv[T num](acc int, op codegen.Op, ac access, v opnd) vfunc {
 			a := get[T](&fr.own)[acc]
 			j := fr.cur.ix[ac.idx.slot][0]
 			a[j] = combine(op, a[j], reduceRun(op, get[T](&fr.cur)[v.slot][:n]))
+		}
+	case ac.idx.scalar && vs == 0 && op == codegen.OpAdd:
+		// A constant summed along the run: pairwise, as a run of it.
+		return func(fr *frame, _, n int) {
+			var run [blockSize]T
+			x := get[T](&fr.cur)[v.slot][0]
+			for i := range n {
+				run[i] = x
+			}
+			a := get[T](&fr.own)[acc]
+			j := fr.cur.ix[ac.idx.slot][0]
+			a[j] += pairSum(run[:n])
 		}
 	case ac.fast && ac.aff.coef == 1 && vs == 1:
 		vv, _ := arith[T](op)
@@ -336,6 +388,16 @@ func (c *compiler) accumChain(i, q int) vfunc {
 		return accumChainv[int32](u.Src[0], idx, x, y, zo, wo)
 	case tI64:
 		return accumChainv[int64](u.Src[0], idx, x, y, zo, wo)
+	case tI8:
+		return accumChainv[int8](u.Src[0], idx, x, y, zo, wo)
+	case tI16:
+		return accumChainv[int16](u.Src[0], idx, x, y, zo, wo)
+	case tU16:
+		return accumChainv[uint16](u.Src[0], idx, x, y, zo, wo)
+	case tU32:
+		return accumChainv[uint32](u.Src[0], idx, x, y, zo, wo)
+	case tU64:
+		return accumChainv[uint64](u.Src[0], idx, x, y, zo, wo)
 	}
 	return accumChainv[uint8](u.Src[0], idx, x, y, zo, wo)
 }

@@ -64,6 +64,16 @@ func (c *compiler) bindStore(i, s int, f vfunc) vfunc {
 		return bindRun[int32](i, buf, a, f)
 	case tI64:
 		return bindRun[int64](i, buf, a, f)
+	case tI8:
+		return bindRun[int8](i, buf, a, f)
+	case tI16:
+		return bindRun[int16](i, buf, a, f)
+	case tU16:
+		return bindRun[uint16](i, buf, a, f)
+	case tU32:
+		return bindRun[uint32](i, buf, a, f)
+	case tU64:
+		return bindRun[uint64](i, buf, a, f)
 	}
 	return bindRun[uint8](i, buf, a, f)
 }
@@ -87,6 +97,16 @@ func (c *compiler) defineAcc(i int) vfunc {
 		return accInit(i, int32(u.Val))
 	case tI64:
 		return accInit(i, int64(u.Val))
+	case tI8:
+		return accInit(i, ival[int8](u.Val))
+	case tI16:
+		return accInit(i, ival[int16](u.Val))
+	case tU16:
+		return accInit(i, ival[uint16](u.Val))
+	case tU32:
+		return accInit(i, ival[uint32](u.Val))
+	case tU64:
+		return accInit(i, ival[uint64](u.Val))
 	}
 	return accInit(i, uint8(u.Val))
 }
@@ -112,6 +132,16 @@ func (c *compiler) binary(i int) vfunc {
 			return cmpv[int32](c, i, a, b)
 		case tI64:
 			return cmpv[int64](c, i, a, b)
+		case tI8:
+			return cmpv[int8](c, i, a, b)
+		case tI16:
+			return cmpv[int16](c, i, a, b)
+		case tU16:
+			return cmpv[uint16](c, i, a, b)
+		case tU32:
+			return cmpv[uint32](c, i, a, b)
+		case tU64:
+			return cmpv[uint64](c, i, a, b)
 		case tU8:
 			return cmpv[uint8](c, i, a, b)
 		}
@@ -137,6 +167,21 @@ func (c *compiler) binary(i int) vfunc {
 		return binv(c, i, a, b, vv, vs)
 	case tI64:
 		vv, vs := intArith[int64](op)
+		return binv(c, i, a, b, vv, vs)
+	case tI8:
+		vv, vs := intArith[int8](op)
+		return binv(c, i, a, b, vv, vs)
+	case tI16:
+		vv, vs := intArith[int16](op)
+		return binv(c, i, a, b, vv, vs)
+	case tU16:
+		vv, vs := intArith[uint16](op)
+		return binv(c, i, a, b, vv, vs)
+	case tU32:
+		vv, vs := intArith[uint32](op)
+		return binv(c, i, a, b, vv, vs)
+	case tU64:
+		vv, vs := intArith[uint64](op)
 		return binv(c, i, a, b, vv, vs)
 	case tU8:
 		vv, vs := intArith[uint8](op)
@@ -204,6 +249,16 @@ func (c *compiler) unary(i int) vfunc {
 		return unv(i, a, unaryInt[int32](u.Op))
 	case tI64:
 		return unv(i, a, unaryInt[int64](u.Op))
+	case tI8:
+		return unv(i, a, unaryInt[int8](u.Op))
+	case tI16:
+		return unv(i, a, unaryInt[int16](u.Op))
+	case tU16:
+		return unv(i, a, unaryInt[uint16](u.Op))
+	case tU32:
+		return unv(i, a, unaryInt[uint32](u.Op))
+	case tU64:
+		return unv(i, a, unaryInt[uint64](u.Op))
 	case tU8:
 		return unv(i, a, unaryInt[uint8](u.Op))
 	}
@@ -240,6 +295,16 @@ func (c *compiler) where(i int) vfunc {
 		return wherev[int32](i, cond, a, b)
 	case tI64:
 		return wherev[int64](i, cond, a, b)
+	case tI8:
+		return wherev[int8](i, cond, a, b)
+	case tI16:
+		return wherev[int16](i, cond, a, b)
+	case tU16:
+		return wherev[uint16](i, cond, a, b)
+	case tU32:
+		return wherev[uint32](i, cond, a, b)
+	case tU64:
+		return wherev[uint64](i, cond, a, b)
 	case tU8:
 		return wherev[uint8](i, cond, a, b)
 	}
@@ -283,6 +348,16 @@ func (c *compiler) cast(i int) vfunc {
 		return castFrom[int32](i, a, regType(u.DType), toBool, toHalf)
 	case tI64:
 		return castFrom[int64](i, a, regType(u.DType), toBool, toHalf)
+	case tI8:
+		return castFrom[int8](i, a, regType(u.DType), toBool, toHalf)
+	case tI16:
+		return castFrom[int16](i, a, regType(u.DType), toBool, toHalf)
+	case tU16:
+		return castFrom[uint16](i, a, regType(u.DType), toBool, toHalf)
+	case tU32:
+		return castFrom[uint32](i, a, regType(u.DType), toBool, toHalf)
+	case tU64:
+		return castFrom[uint64](i, a, regType(u.DType), toBool, toHalf)
 	case tU8:
 		return castFrom[uint8](i, a, regType(u.DType), toBool, toHalf)
 	}
@@ -305,6 +380,16 @@ func castFrom[S num](dst int, a opnd, to rtype, toBool, toHalf bool) vfunc {
 		return castv(dst, a, castLoop[S, int32](toBool, toHalf, fromFloat))
 	case tI64:
 		return castv(dst, a, castLoop[S, int64](toBool, toHalf, fromFloat))
+	case tI8:
+		return castv(dst, a, castLoop[S, int8](toBool, toHalf, fromFloat))
+	case tI16:
+		return castv(dst, a, castLoop[S, int16](toBool, toHalf, fromFloat))
+	case tU16:
+		return castv(dst, a, castLoop[S, uint16](toBool, toHalf, fromFloat))
+	case tU32:
+		return castv(dst, a, castLoop[S, uint32](toBool, toHalf, fromFloat))
+	case tU64:
+		return castv(dst, a, castLoop[S, uint64](toBool, toHalf, fromFloat))
 	case tU8:
 		return castv(dst, a, castLoop[S, uint8](toBool, toHalf, fromFloat))
 	}
@@ -345,6 +430,16 @@ func (c *compiler) mulAdd(i, m int, z opnd) vfunc {
 		return mulAddv[int32](i, x, y, z)
 	case tI64:
 		return mulAddv[int64](i, x, y, z)
+	case tI8:
+		return mulAddv[int8](i, x, y, z)
+	case tI16:
+		return mulAddv[int16](i, x, y, z)
+	case tU16:
+		return mulAddv[uint16](i, x, y, z)
+	case tU32:
+		return mulAddv[uint32](i, x, y, z)
+	case tU64:
+		return mulAddv[uint64](i, x, y, z)
 	}
 	return mulAddv[uint8](i, x, y, z)
 }

@@ -61,6 +61,16 @@ func (c *compiler) accumRows(g *rowGroup) vfunc {
 		return rowsFns[int32](g, rows, x, xs, sc, of)
 	case tI64:
 		return rowsFns[int64](g, rows, x, xs, sc, of)
+	case tI8:
+		return rowsFns[int8](g, rows, x, xs, sc, of)
+	case tI16:
+		return rowsFns[int16](g, rows, x, xs, sc, of)
+	case tU16:
+		return rowsFns[uint16](g, rows, x, xs, sc, of)
+	case tU32:
+		return rowsFns[uint32](g, rows, x, xs, sc, of)
+	case tU64:
+		return rowsFns[uint64](g, rows, x, xs, sc, of)
 	}
 	return rowsFns[uint8](g, rows, x, xs, sc, of)
 }

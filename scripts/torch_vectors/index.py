@@ -174,4 +174,75 @@ s.add("one_hot_infer", "i.one_hot()", {"i": ints(2, 0).reshape(2, 1)},
 s.add("one_hot_0d", "i.one_hot(num_classes=3)", {"i": torch.tensor(1, dtype=torch.int32)},
       lambda i: torch.nn.functional.one_hot(i.long(), 3).int())
 s.error("one_hot_float", "x.one_hot(3)", {"x": r(2)}, "integer")
+
+# Random mixtures of ints, slices, none, ... and index tensors (in range, so
+# torch's values are tinygrad's), forward and gradient.
+import random
+
+rng = random.Random(10)
+
+
+def rand_case(k):
+    ndim = rng.randint(1, 4)
+    shape = [rng.randint(1, 4) for _ in range(ndim)]
+    x = torch.randn(*shape)
+    items, srcs, inputs, pyitems = [], [], {"x": x}, []
+    dim = 0
+    ell = False
+    ntensor = 0
+    while dim < ndim:
+        c = rng.random()
+        if c < 0.1 and not ell and dim > 0:
+            items.append("...")
+            pyitems.append(Ellipsis)
+            ell = True
+            break
+        if c < 0.2:
+            items.append("none")
+            pyitems.append(None)
+            continue
+        size = shape[dim]
+        if c < 0.35:
+            i = rng.randint(-size, size - 1)
+            items.append(str(i))
+            pyitems.append(i)
+        elif c < 0.55:
+            start = rng.choice([None, rng.randint(-size, size)])
+            stop = rng.choice([None, rng.randint(-size, size)])
+            step = rng.choice([None, 1, 2, 3])
+            fmt = lambda v: "" if v is None else str(v)
+            items.append(f"{fmt(start)}:{fmt(stop)}" + ("" if step is None else f":{step}"))
+            pyitems.append(slice(start, stop, step))
+        else:
+            name = f"i{ntensor}"
+            ntensor += 1
+            ishape = rng.choice([(2,), (3,), (2, 1), (1, 3), ()])
+            t = torch.randint(-size, size, ishape, dtype=torch.int32)
+            inputs[name] = t
+            items.append(name)
+            pyitems.append(name)
+        dim += 1
+    if ntensor == 0:
+        return None
+    src = "x[" + ", ".join(items) + "]"
+    names = [n for n in inputs if n != "x"]
+
+    def fn(x, **idx):
+        key = tuple(idx[p].long() if isinstance(p, str) else p for p in pyitems)
+        return x[key]
+    try:
+        out = fn(**inputs)
+    except (IndexError, RuntimeError):
+        return None
+    return src, inputs, fn
+
+
+made = 0
+while made < 100:
+    c = rand_case(made)
+    if c is None:
+        continue
+    src, inputs, fn = c
+    s.add(f"random_{made}", src, inputs, fn, grad=("x",))
+    made += 1
 s.write()

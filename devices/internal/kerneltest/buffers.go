@@ -21,6 +21,16 @@ func Get(b *devices.Buffer, i int) float64 {
 		return float64(b.Int32s()[i])
 	case codegen.Int64:
 		return float64(b.Int64s()[i])
+	case codegen.Int8:
+		return float64(devices.Elems[int8](b)[i])
+	case codegen.Int16:
+		return float64(devices.Elems[int16](b)[i])
+	case codegen.Uint16:
+		return float64(devices.Elems[uint16](b)[i])
+	case codegen.Uint32:
+		return float64(devices.Elems[uint32](b)[i])
+	case codegen.Uint64:
+		return float64(devices.Elems[uint64](b)[i])
 	}
 	return float64(b.Bytes()[i])
 }
@@ -38,6 +48,16 @@ func Set(b *devices.Buffer, i int, v float64) {
 		b.Int32s()[i] = int32(int64(v))
 	case codegen.Int64:
 		b.Int64s()[i] = int64(v)
+	case codegen.Int8:
+		devices.Elems[int8](b)[i] = int8(int64(v))
+	case codegen.Int16:
+		devices.Elems[int16](b)[i] = int16(int64(v))
+	case codegen.Uint16:
+		devices.Elems[uint16](b)[i] = uint16(int64(v))
+	case codegen.Uint32:
+		devices.Elems[uint32](b)[i] = uint32(int64(v))
+	case codegen.Uint64:
+		devices.Elems[uint64](b)[i] = u64(v)
 	case codegen.Bool:
 		if v != 0 {
 			b.Bytes()[i] = 1
@@ -59,7 +79,7 @@ func Random(b *devices.Buffer, rng *rand.Rand) {
 			v = rng.Float64()*4 - 2
 		case b.DType == codegen.Bool:
 			v = float64(rng.Intn(2))
-		case b.DType == codegen.Uint8:
+		case b.DType.IsUnsigned():
 			v = float64(rng.Intn(10))
 		default:
 			v = float64(rng.Intn(19) - 9)

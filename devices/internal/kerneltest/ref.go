@@ -180,15 +180,8 @@ func Identity(op codegen.Op, d codegen.DType) float64 {
 	case codegen.OpMul:
 		return 1
 	}
-	switch d {
-	case codegen.Bool, codegen.Uint8:
-		return 0
-	case codegen.Int32:
-		return math.MinInt32
-	case codegen.Int64:
-		return math.MinInt64
-	}
-	return math.Inf(-1)
+	lo, _ := d.MinMax()
+	return lo
 }
 
 // ALU applies op to values of dtype d (the operands' dtype).
@@ -272,6 +265,16 @@ func Round(v float64, d codegen.DType) float64 {
 		return 0
 	case codegen.Uint8:
 		return float64(uint8(int64(v)))
+	case codegen.Int8:
+		return float64(int8(int64(v)))
+	case codegen.Int16:
+		return float64(int16(int64(v)))
+	case codegen.Uint16:
+		return float64(uint16(int64(v)))
+	case codegen.Uint32:
+		return float64(uint32(int64(v)))
+	case codegen.Uint64:
+		return float64(u64(v))
 	case codegen.Int32:
 		return float64(int32(int64(v)))
 	case codegen.Int64:
@@ -294,4 +297,15 @@ func Cast(v float64, from, to codegen.DType) float64 {
 		v = math.Trunc(v)
 	}
 	return Round(v, to)
+}
+
+// u64 converts to uint64 as the devices do: through int64 below 2**63.
+func u64(v float64) uint64 {
+	if v >= 1<<64 {
+		return math.MaxUint64 // the float64 nearest it is 2**64
+	}
+	if v >= 1<<63 {
+		return uint64(v)
+	}
+	return uint64(int64(v))
 }

@@ -1,0 +1,164 @@
+package interp
+
+import (
+	"bytes"
+	"context"
+	"image/png"
+	"os"
+	"strings"
+	"testing"
+)
+
+// runIn runs src in a fresh interpreter whose working directory is a
+// temporary one, without a Displayer (as tiny run), and returns stdout.
+func runIn(t *testing.T, src string) (string, error) {
+	t.Helper()
+	t.Chdir(t.TempDir())
+	var out bytes.Buffer
+	it, err := New(Options{Device: "CPU", Stdout: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = it.Exec(context.Background(), "pic.tiny", src, false)
+	if err != nil {
+		err = &formatted{it.FormatError(err)}
+	}
+	return out.String(), err
+}
+
+type formatted struct{ s string }
+
+func (f *formatted) Error() string { return f.s }
+
+func TestPicturesToFiles(t *testing.T) {
+	out, err := runIn(t, `imshow(arange(12).reshape(3, 4) / 11)
+imshow([ones(2, 2), zeros(2, 2, 3)], labels=["one", "zero"], vmin=-1, vmax=2)
+plot([1, 3, 2], title="t")
+plot(arange(3), arange(3) * 2, label="double", path="twice.png")
+scatter([1, 2], [3, 4])
+hist(randn(100), bins=5)
+display(view((2, 3)).permute(1, 0), 7)
+display(shapetracker((2, 3)).permute(1, 0).reshape(6).pad(((1, 0),)))
+display((ones(2) + 1).schedule(), (ones(2) * 3).graph())
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "image.png\nimage-2.png\nplot.svg\ntwice.png\nplot-2.svg\nplot-3.svg\nview.svg\n7\nshapetracker.svg\nschedule.svg\ngraph.svg\n"
+	if out != want {
+		t.Fatalf("printed\n%s\nwant\n%s", out, want)
+	}
+	for _, name := range strings.Fields(want) {
+		if name == "7" {
+			continue
+		}
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(name, ".png") {
+			if _, err := png.Decode(bytes.NewReader(data)); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		} else if !strings.HasPrefix(string(data), "<svg") && !strings.HasPrefix(string(data), "<?xml") {
+			t.Errorf("%s is not SVG: %.60s", name, data)
+		}
+	}
+	st, _ := os.ReadFile("shapetracker.svg")
+	for _, want := range []string{"view 0: reads the buffer", "view 1: reads view 0", "all 2 views", "mask ((1, 7))", "offset -1"} {
+		if !strings.Contains(string(st), want) {
+			t.Errorf("the two-view tracker's diagram lacks %q", want)
+		}
+	}
+	sched, _ := os.ReadFile("schedule.svg")
+	if !strings.Contains(string(sched), "STORE") || !strings.Contains(string(sched), "ADD") {
+		t.Errorf("the schedule's tree lacks its ops")
+	}
+}
+
+func TestPictureErrors(t *testing.T) {
+	for src, want := range map[string]string{
+		`imshow(ones(2, 2, 2, 2, 2))`:             "pic.tiny:1:1: error: imshow: cannot read shape (2, 2, 2, 2, 2) as images",
+		`imshow([ones(2, 2)], labels=["a", "b"])`: "imshow: 2 labels for 1 images",
+		`imshow(3)`:                          "imshow: want a tensor or a list of tensors, got int",
+		`plot([1, 2], [1, 2, 3])`:            "plot: x has 2 values, series 0 has 3",
+		`plot([1, 2], labels=["a", "b"])`:    "plot: 2 labels for 1 series",
+		`scatter([1, 2])`:                    "scatter: want (x, y)",
+		`hist([1, 2], bins=0)`:               "hist: bins must be an int in [1, 10000], got 0",
+		`display(ones(2), path="x.svg")`:     "cannot write x.svg: this value is drawn as .html, .txt",
+		`display(view((n, 2)))`:              "undefined: n",
+		`display(view((var("n", 1, 4), 2)))`: "cannot draw a view of symbolic shape",
+		`for i in progress("ab") { }`:        "",
+		`plot(ones(2, 2, 2))`:                "plot: want a 1-D or 2-D tensor, got shape (2, 2, 2)",
+		`input("x")`:                         "input: this session reads no input",
+	} {
+		_, err := runIn(t, src)
+		if want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", src, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", src, err, want)
+		}
+	}
+}
+
+func TestProgressOnTerminal(t *testing.T) {
+	out, err := runIn(t, `for i in progress(range(3), desc="go") { }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out, "\rgo:   0%|") || !strings.HasSuffix(out, "\n") || !strings.Contains(out, "3/3") || strings.Count(out, "\n") != 1 {
+		t.Errorf("progress printed %q", out)
+	}
+}
+
+func TestInspect(t *testing.T) {
+	it, _ := New(Options{Device: "CPU"})
+	if err := it.Exec(context.Background(), "a.tiny", "import \"nn\" as nn\n# adds one\n# to x\nfn inc(x, by=1) { return x + by }\nt = ones(2)", false); err != nil {
+		t.Fatal(err)
+	}
+	for expr, want := range map[string]string{
+		"inc":     "fn inc(x, by=1)\n\nadds one\nto x",
+		"t":       "type: tensor\nvalue: tensor([1.0, 1.0])",
+		"imshow":  "builtin imshow\n\nimshow(x,",
+		"t.sum":   "method sum of tensor",
+		"nn":      "fn linear(",
+		"nn.nope": "",
+	} {
+		got, ok := it.Inspect(expr)
+		if ok != (want != "") || !strings.HasPrefix(got, want) && !strings.Contains(got, want) {
+			t.Errorf("Inspect(%q) = %q, %v; want %q", expr, got, ok, want)
+		}
+	}
+}
+
+func TestTensorHTML(t *testing.T) {
+	it, _ := New(Options{Device: "CPU"})
+	for src, want := range map[string][]string{
+		"arange(2000).reshape(2, 10, 100)": {"shape (2, 10, 100) · int32 · CPU", "<caption", "[0, :, :]", "[1, :, :]", ">1999<", ">…<"},
+		"tensor(true)":                     {"shape () · bool · CPU", ">true<"},
+		"zeros(0, 3)":                      {"shape (0, 3)", "(no elements)"},
+		"arange(3) < 2":                    {">true<", ">false<"},
+	} {
+		v, err := it.Eval(context.Background(), src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := it.Rich(context.Background(), v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		html := string(out.Data[MIMEHTML])
+		for _, w := range want {
+			if !strings.Contains(html, w) {
+				t.Errorf("%s: the table lacks %q:\n%s", src, w, html)
+			}
+		}
+		if strings.Count(html, "<td") > 2*7*7+1 {
+			t.Errorf("%s: %d cells, not elided", src, strings.Count(html, "<td"))
+		}
+	}
+}
