@@ -295,3 +295,11 @@ func TestCompileBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestGather checks loads whose index depends on a loaded value (GATHER,
+// lowered to a gated load), in and out of bounds.
+func TestGather(t *testing.T) {
+	for _, k := range kt.GatherKernels() {
+		check(t, k)
+	}
+}
