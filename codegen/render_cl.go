@@ -714,8 +714,9 @@ func (r *clRenderer) uop(i int) {
 		t, n := clValueType(u.DType), max(u.Size, 1)
 		r.line("%s %s[%d];", t, r.ref(i), n)
 		if off, ok := r.partOff[i]; ok && r.finish {
-			r.line("for (int i = 0; i < %d; i++) %s[i] = ((__global const %s*)(parts + %d))[i];", n, r.ref(i), t, off)
-			r.line("for (long g = 1; g < ngrp; g++) {")
+			// From the identity, so that an empty loop (no groups ran) gives it.
+			r.line("for (int i = 0; i < %d; i++) %s[i] = %s;", n, r.ref(i), clConst(u.Val, u.DType))
+			r.line("for (long g = 0; g < ngrp; g++) {")
 			r.line("  __global const %s* s = (__global const %s*)(parts + g*%d + %d);", t, t, r.parts, off)
 			r.line("  for (int i = 0; i < %d; i++) %s[i] = %s;", n, r.ref(i), r.alu(u.ReduceOp, u.DType, u.DType, []string{r.ref(i) + "[i]", "s[i]"}))
 			r.line("}")

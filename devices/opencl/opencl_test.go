@@ -162,6 +162,7 @@ func TestEdgeKernels(t *testing.T) {
 	check(t, kt.Kernel(e, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, e)), spec(f32, 0)))
 	for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMax, codegen.OpMul} {
 		check(t, kt.Kernel(shape.FromInts(1, 3), kt.Reduce(op, f32, []int{0}, kt.Load(1, f32, e)), spec(f32, 0)))
+		check(t, kt.Kernel(shape.FromInts(1, 1), kt.Reduce(op, f32, []int{0, 1}, kt.Load(1, f32, e)), spec(f32, 0)))
 	}
 }
 

@@ -108,8 +108,12 @@ func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) error {
 			if err != nil {
 				return fmt.Errorf("opencl: %s: %w", p.Name, err)
 			}
+			if n == 0 && k.Groups > 0 {
+				groups = 0 // an empty reduce: the finishing kernel writes the identity
+				break
+			}
 			if n == 0 {
-				return nil // an empty loop: nothing to do
+				return nil // no outputs
 			}
 			if d == 0 && k.Groups > 0 {
 				n = int64(k.Groups)
@@ -142,6 +146,9 @@ func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) error {
 			if err := set(uintptr(k.LocalBytes*max(local, 1)), nil); err != nil {
 				return err
 			}
+		}
+		if k.Groups > 0 && groups == 0 {
+			continue
 		}
 		if len(global) == 0 {
 			global = []uintptr{1}
