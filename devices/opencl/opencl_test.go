@@ -51,15 +51,21 @@ func checkOpts(t *testing.T, k *codegen.Kernel, opts []codegen.Options) {
 	want := devices.Alloc(k.Bufs[0].DType, k.Bufs[0].Size)
 	want.Zero()
 	kt.Eval(k, append([]*devices.Buffer{want}, bufs[1:]...))
-	for _, o := range opts {
+	// One build for all the lowerings: a driver's build has a large fixed cost.
+	ps := make([]*codegen.Program, len(opts))
+	for i, o := range opts {
 		p, err := codegen.Lower(k, o)
 		if err != nil {
 			t.Fatalf("lower: %v", err)
 		}
-		r, err := d.Compile(p)
-		if err != nil {
-			t.Fatalf("compile: %v\n%s", err, p)
-		}
+		ps[i] = p
+	}
+	rs, err := d.CompileBatch(ps)
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	for i, o := range opts {
+		p, r := ps[i], rs[i]
 		bufs[0].Zero()
 		if err := r.Run(bufs, nil); err != nil {
 			t.Fatalf("run: %v\n%s\n%s", err, p, r.(*runner).Source())
