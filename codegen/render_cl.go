@@ -513,7 +513,8 @@ func (r *clRenderer) mapKernel() CLKernel {
 
 // combined assigns each accumulator that the reduce loops reds fold into a
 // slot of local memory, and returns the bytes per work-item (0 if some
-// accumulator is not defined in the loops' scope).
+// accumulator is defined outside the loops' scope). Accumulators defined
+// inside a loop (a compensated sum's block) are its work-item's own.
 func (r *clRenderer) combined(reds []int) int {
 	off := 0
 	for _, rg := range reds {
@@ -523,6 +524,9 @@ func (r *clRenderer) combined(reds []int) int {
 				continue
 			}
 			a := u.Src[0]
+			if a > rg && a < r.end[rg] {
+				continue
+			}
 			if r.scope[a] != r.scope[rg] {
 				return 0
 			}
