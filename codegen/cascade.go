@@ -52,6 +52,18 @@ func (nt *nest) cascade(pl *plan, block int) {
 	if len(nt.inner) > 0 || len(nt.upcast) > 0 {
 		block = max(block, tileBlock)
 	}
+	total := 1
+	for _, l := range nt.red {
+		total *= l.size
+	}
+	if total <= block {
+		// Nested reduce loops that walk one block's worth of terms in all
+		// (a convolution's channels and kernel positions) are one block,
+		// as a single short loop is: a compensated addition after each
+		// innermost loop cost beautiful_mnist's convolutions 3x.
+		nt.oneBlock = true
+		return
+	}
 	k := len(nt.red) - 1
 	l := nt.red[k]
 	if l.size <= block {

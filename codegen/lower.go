@@ -144,7 +144,7 @@ func (e *emitter) accumulate(nt nest) {
 	}
 	e.accs = e.defineAccs(nt, size, func(*Node) bool { return true })
 	e.comp = nil
-	if len(nt.red) > 1 && slices.ContainsFunc(e.pl.reduces, cascades) {
+	if len(nt.red) > 1 && !nt.oneBlock && slices.ContainsFunc(e.pl.reduces, cascades) {
 		e.comp = e.defineAccs(nt, size, cascades)
 	}
 	saved := append([]*symbolic.Node{}, e.axes...)

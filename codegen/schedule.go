@@ -56,6 +56,7 @@ type nest struct {
 	lanes             []loop // at most one: the lanes of the innermost reduce axis
 	tail              int    // lane-axis positions past the last whole group, folded into lanes 0..tail-1 after it
 	tailAt            int    // the reduce loop after which the lane tail runs
+	oneBlock          bool   // the float sums' reduce loops walk one block in all: no compensation (cascade.go)
 	upcast            []loop // output axes emitted as copies with their own accumulators
 	unroll            []loop // axes unrolled, each taking every value in [0, size)
 	split             bool   // the first reduce loop is the global loop (SplitReduce)
