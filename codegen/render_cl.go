@@ -161,10 +161,20 @@ func clValueType(d DType) string {
 	switch d {
 	case Bool, Uint8:
 		return "uchar"
+	case Int8:
+		return "char"
+	case Int16:
+		return "short"
+	case Uint16:
+		return "ushort"
 	case Int32:
 		return "int"
+	case Uint32:
+		return "uint"
 	case Int64, Index:
 		return "long"
+	case Uint64:
+		return "ulong"
 	case Float16, Float32:
 		return "float"
 	case Float64:
@@ -206,6 +216,28 @@ func clConst(v float64, d DType) string {
 			return "(" + s + suffix + ")"
 		}
 		return s + suffix
+	}
+	if d.IsUnsigned() {
+		// The value wrapped to the width, as the CPU device converts.
+		var u uint64
+		switch {
+		case v >= 1<<64:
+			u = math.MaxUint64 // the float64 nearest it is 2**64
+		case v >= 1<<63:
+			u = uint64(v)
+		default:
+			u = uint64(int64(v))
+		}
+		if bits := 8 * d.Size(); bits < 64 {
+			u &= 1<<bits - 1
+		}
+		switch d {
+		case Uint32:
+			return strconv.FormatUint(u, 10) + "U"
+		case Uint64:
+			return strconv.FormatUint(u, 10) + "UL"
+		}
+		return strconv.FormatUint(u, 10)
 	}
 	i := int64(v)
 	switch {
@@ -786,7 +818,11 @@ func (r *clRenderer) load(u UOp) string {
 // propagates NaN.
 func (r *clRenderer) alu(op Op, d, from DType, s []string) string {
 	t := clValueType(d)
-	wrap := map[DType]string{Int32: "uint", Int64: "ulong"}[d]
+	// Signed overflow is undefined in OpenCL C (and short/char arithmetic
+	// is int's): compute in an unsigned type of the width or more, wrap
+	// by the conversion back.
+	wrap := map[DType]string{Int8: "uint", Int16: "uint", Uint16: "uint", Int32: "uint", Uint32: "uint",
+		Int64: "ulong", Uint64: "ulong"}[d]
 	switch op {
 	case OpNeg:
 		if wrap != "" {
@@ -822,6 +858,10 @@ func (r *clRenderer) alu(op Op, d, from DType, s []string) string {
 		if d == Index && isPositiveConst(strings.TrimSuffix(s[1], "L")) {
 			return "(" + s[0] + sym + s[1] + ")"
 		}
+		if d.IsUnsigned() {
+			// No -1 to guard (and uint's max would compare equal to it).
+			return fmt.Sprintf("(%s == 0 ? (%s)0 : (%s)(%s %s %s))", s[1], t, t, s[0], sym, s[1])
+		}
 		if op == OpIDiv {
 			neg := fmt.Sprintf("(%s)(0 - (ulong)%s)", t, s[0])
 			return fmt.Sprintf("(%s == 0 ? (%s)0 : %s == -1 ? %s : (%s)(%s / %s))", s[1], t, s[1], neg, t, s[0], s[1])
@@ -849,6 +889,9 @@ func (r *clRenderer) cast(d, from DType, x string) string {
 		return "(uchar)(" + x + " != 0)"
 	case d == Float16:
 		return "tiny_rh((float)" + x + ")"
+	case from.IsFloat() && d == Uint64:
+		// Through long below 2**63 (negatives wrap, as the CPU device's).
+		return "(" + x + " < 9223372036854775808.0 ? (ulong)(long)" + x + " : (ulong)" + x + ")"
 	case from.IsFloat() && (d.IsInt() || d == Index):
 		return "(" + clValueType(d) + ")(long)" + x
 	}

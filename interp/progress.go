@@ -12,8 +12,7 @@ import (
 )
 
 // This file defines trange, a progress bar after tinygrad's (tqdm's)
-// trange, and getenv, after tinygrad's getenv. In a notebook the bar is
-// one display updated in place (ProgressBar.ShowLine).
+// trange, and getenv, after tinygrad's getenv.
 
 func init() {
 	tensorBuiltins["trange"] = trange_
@@ -40,7 +39,7 @@ type Progress struct {
 	start  time.Time
 	last   time.Time
 	closed bool
-	bar    *ProgressBar // in a notebook: the display the bar updates
+	bar    *ProgressBar // in a notebook, the display it updates in place (display_progress.go)
 }
 
 func (p *Progress) String() string { return p.line(time.Now()) }
@@ -84,7 +83,6 @@ func (p *Progress) draw(final bool) {
 	}
 	now := time.Now()
 	if p.it.Notebook() {
-		// One display, replaced at each step (display_progress.go).
 		if p.bar == nil {
 			p.bar = p.it.NewProgressBar(p.desc, p.total)
 		}
