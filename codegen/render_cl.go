@@ -545,7 +545,8 @@ func (r *clRenderer) mapKernel() CLKernel {
 
 // combined assigns each accumulator that the reduce loops reds fold into a
 // slot of local memory, and returns the bytes per work-item (0 if some
-// accumulator is not defined in the loops' scope).
+// accumulator is defined outside the loops' scope). Accumulators defined
+// inside a loop (a compensated sum's block) are its work-item's own.
 func (r *clRenderer) combined(reds []int) int {
 	off := 0
 	for _, rg := range reds {
@@ -555,6 +556,9 @@ func (r *clRenderer) combined(reds []int) int {
 				continue
 			}
 			a := u.Src[0]
+			if a > rg && a < r.end[rg] {
+				continue
+			}
 			if r.scope[a] != r.scope[rg] {
 				return 0
 			}
@@ -746,8 +750,9 @@ func (r *clRenderer) uop(i int) {
 		t, n := clValueType(u.DType), max(u.Size, 1)
 		r.line("%s %s[%d];", t, r.ref(i), n)
 		if off, ok := r.partOff[i]; ok && r.finish {
-			r.line("for (int i = 0; i < %d; i++) %s[i] = ((__global const %s*)(parts + %d))[i];", n, r.ref(i), t, off)
-			r.line("for (long g = 1; g < ngrp; g++) {")
+			// From the identity, so that an empty loop (no groups ran) gives it.
+			r.line("for (int i = 0; i < %d; i++) %s[i] = %s;", n, r.ref(i), clConst(u.Val, u.DType))
+			r.line("for (long g = 0; g < ngrp; g++) {")
 			r.line("  __global const %s* s = (__global const %s*)(parts + g*%d + %d);", t, t, r.parts, off)
 			r.line("  for (int i = 0; i < %d; i++) %s[i] = %s;", n, r.ref(i), r.alu(u.ReduceOp, u.DType, u.DType, []string{r.ref(i) + "[i]", "s[i]"}))
 			r.line("}")

@@ -60,3 +60,71 @@ func TestDefaultNothingRuns(t *testing.T) {
 		t.Fatalf("Default error = %v, want one naming the probe failure", err)
 	}
 }
+
+// TestRegisterProbed checks a device that exists only where its probe
+// succeeds: Names leaves it out, Open and Check say why, and Default never
+// picks it.
+func TestRegisterProbed(t *testing.T) {
+	withRegistry(t, map[string]Constructor{
+		"CPU": func(Options) (Device, error) { return &fake{name: "CPU"}, nil },
+	})
+	mu.Lock()
+	oldProbes := probes
+	probes = map[string]*probe{}
+	mu.Unlock()
+	t.Cleanup(func() { mu.Lock(); probes = oldProbes; mu.Unlock() })
+	RegisterProbed("GPU", func(Options) (Device, error) { return &fake{name: "GPU"}, nil }, func() error { return errors.New("no OpenCL platform") })
+	if got := Names(); len(got) != 1 || got[0] != "CPU" {
+		t.Errorf("Names = %v, want [CPU]", got)
+	}
+	if _, err := Open("GPU", Options{}); err == nil || !strings.Contains(err.Error(), "device GPU is not available here: no OpenCL platform") {
+		t.Errorf("Open(GPU) error = %v", err)
+	}
+	if err := Check("TPU"); err == nil || !strings.Contains(err.Error(), "unknown device") {
+		t.Errorf("Check(TPU) = %v", err)
+	}
+	if d, _, err := Default(Options{}); err != nil || d.Name() != "CPU" {
+		t.Errorf("Default = %v, %v; want CPU", d, err)
+	}
+	RegisterProbed("GPU2", func(Options) (Device, error) { return &fake{name: "GPU2"}, nil }, func() error { return nil })
+	if got := Names(); len(got) != 2 || got[1] != "GPU2" {
+		t.Errorf("Names = %v, want [CPU GPU2]", got)
+	}
+	if d, _, err := Default(Options{}); err != nil || d.Name() != "CPU" {
+		t.Errorf("Default = %v, %v; want CPU, never a GPU", d, err)
+	}
+}
+
+// TestMirror checks a buffer's device copy: host accessors read it back
+// once after a kernel wrote it, and mark it stale for the next kernel.
+func TestMirror(t *testing.T) {
+	b := Alloc(codegen.Float32, 4)
+	m := &fakeMirror{data: []byte{0, 0, 128, 63, 0, 0, 0, 64}} // 1.0, 2.0
+	b.SetMirror(m, true)
+	if _, current := b.Mirrored(); !current {
+		t.Fatal("a written mirror is not current")
+	}
+	if got := b.Float32s()[1]; got != 2 || m.reads != 1 {
+		t.Fatalf("b[1] = %v after %d reads, want 2 after 1", got, m.reads)
+	}
+	_ = b.Float32s()
+	if m.reads != 1 {
+		t.Errorf("%d reads, want 1: the host copy is current", m.reads)
+	}
+	if _, current := b.Mirrored(); current {
+		t.Error("after a host access the mirror still counts as current")
+	}
+	b.Free()
+	if !m.released {
+		t.Error("Free did not release the mirror")
+	}
+}
+
+type fakeMirror struct {
+	data     []byte
+	reads    int
+	released bool
+}
+
+func (f *fakeMirror) Read(dst []byte) error { f.reads++; copy(dst, f.data); return nil }
+func (f *fakeMirror) Release()              { f.released = true }

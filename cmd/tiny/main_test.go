@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"tiny/devices/opencl"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files examples/*.out")
@@ -123,6 +125,23 @@ func TestExamplesClang(t *testing.T) {
 	}
 	// The user's kernel cache keeps later runs fast.
 	env := []string{"DEVICE=CLANG"}
+	if dir, err := os.UserCacheDir(); err == nil {
+		env = append(env, "XDG_CACHE_HOME="+dir)
+	}
+	testExamples(t, env, false)
+}
+
+// TestExamplesGPU runs the examples on the GPU device where OpenCL has a
+// platform (pocl in CI): the training example's steps and every other
+// example print what they print on the CPU device.
+func TestExamplesGPU(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds kernels")
+	}
+	if _, err := opencl.Available(); err != nil {
+		t.Skip(err)
+	}
+	env := []string{"DEVICE=GPU"}
 	if dir, err := os.UserCacheDir(); err == nil {
 		env = append(env, "XDG_CACHE_HOME="+dir)
 	}

@@ -126,9 +126,12 @@ func setup() (*cl, error) {
 	c.name = pinfo(clPlatformName) + " / " + infoString(dinfo(clDeviceName))
 	c.id = strings.Join([]string{pinfo(clPlatformName), pinfo(clPlatformVersion), infoString(dinfo(clDeviceName)),
 		infoString(dinfo(clDeviceVersion)), infoString(dinfo(clDeviceDriverVersion))}, "\x00")
+	// No warnings: pocl prints a build's diagnostics to the process's
+	// stderr, and a failed build's errors come back in the log anyway.
 	// Division and sqrt rounded as on the host where the device can.
+	c.options = "-w"
 	if infoUint(dinfo(clDeviceSingleFPConfig), 8)&clFPCorrectlyRoundedDivideSqrt != 0 {
-		c.options = "-cl-fp32-correctly-rounded-divide-sqrt"
+		c.options += " -cl-fp32-correctly-rounded-divide-sqrt"
 	}
 	var code int32
 	c.ctx = a.CreateContext(nil, 1, &c.device, 0, 0, &code)

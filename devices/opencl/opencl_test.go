@@ -51,15 +51,21 @@ func checkOpts(t *testing.T, k *codegen.Kernel, opts []codegen.Options) {
 	want := devices.Alloc(k.Bufs[0].DType, k.Bufs[0].Size)
 	want.Zero()
 	kt.Eval(k, append([]*devices.Buffer{want}, bufs[1:]...))
-	for _, o := range opts {
+	// One build for all the lowerings: a driver's build has a large fixed cost.
+	ps := make([]*codegen.Program, len(opts))
+	for i, o := range opts {
 		p, err := codegen.Lower(k, o)
 		if err != nil {
 			t.Fatalf("lower: %v", err)
 		}
-		r, err := d.Compile(p)
-		if err != nil {
-			t.Fatalf("compile: %v\n%s", err, p)
-		}
+		ps[i] = p
+	}
+	rs, err := d.CompileBatch(ps)
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	for i, o := range opts {
+		p, r := ps[i], rs[i]
 		bufs[0].Zero()
 		if err := r.Run(bufs, nil); err != nil {
 			t.Fatalf("run: %v\n%s\n%s", err, p, r.(*runner).Source())
@@ -162,6 +168,7 @@ func TestEdgeKernels(t *testing.T) {
 	check(t, kt.Kernel(e, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, e)), spec(f32, 0)))
 	for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMax, codegen.OpMul} {
 		check(t, kt.Kernel(shape.FromInts(1, 3), kt.Reduce(op, f32, []int{0}, kt.Load(1, f32, e)), spec(f32, 0)))
+		check(t, kt.Kernel(shape.FromInts(1, 1), kt.Reduce(op, f32, []int{0, 1}, kt.Load(1, f32, e)), spec(f32, 0)))
 	}
 }
 
@@ -293,5 +300,13 @@ func TestCompileBatch(t *testing.T) {
 		if got := y.Float32s()[3]; got != want {
 			t.Errorf("program %d: y[3] = %v, want %v", i, got, want)
 		}
+	}
+}
+
+// TestGather checks loads whose index depends on a loaded value (GATHER,
+// lowered to a gated load), in and out of bounds.
+func TestGather(t *testing.T) {
+	for _, k := range kt.GatherKernels() {
+		check(t, k)
 	}
 }

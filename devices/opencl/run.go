@@ -31,6 +31,15 @@ type runner struct {
 	last    time.Duration
 }
 
+// pow2 returns the smallest power of two at least n (1 for n < 1).
+func pow2(n int) int {
+	p := 1
+	for p < n {
+		p *= 2
+	}
+	return p
+}
+
 // Source returns the kernel's OpenCL source, as DEBUG=4 prints it.
 func (r *runner) Source() string { return r.prog.Source }
 
@@ -111,8 +120,12 @@ func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) error {
 			if err != nil {
 				return fmt.Errorf("opencl: %s: %w", p.Name, err)
 			}
+			if n == 0 && k.Groups > 0 {
+				groups = 0 // an empty reduce: the finishing kernel writes the identity
+				break
+			}
 			if n == 0 {
-				return nil // an empty loop: nothing to do
+				return nil // no outputs
 			}
 			if d == 0 && k.Groups > 0 {
 				n = int64(k.Groups)
@@ -146,15 +159,23 @@ func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) error {
 				return err
 			}
 		}
+		if k.Groups > 0 && groups == 0 {
+			continue
+		}
 		if len(global) == 0 {
 			global = []uintptr{1}
 		}
-		var lp *uintptr
-		var lsz [3]uintptr
-		if local > 0 {
-			lsz = [3]uintptr{uintptr(local), 1, 1}
-			lp = &lsz[0]
+		if local == 0 {
+			// One output per work-item: work-groups as long as the built
+			// kernel allows along dimension 0 (the contiguous one), so a
+			// group's work-items read neighbouring addresses. The kernel
+			// returns past the end, so the range is rounded up to whole
+			// groups.
+			local = min(r.kernels[ki].maxLocal, pow2(int(global[0])))
+			global[0] = (global[0] + uintptr(local) - 1) / uintptr(local) * uintptr(local)
 		}
+		lsz := [3]uintptr{uintptr(local), 1, 1}
+		lp := &lsz[0]
 		var ev uintptr
 		var evp *uintptr
 		if r.debug >= 1 {
