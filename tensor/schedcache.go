@@ -33,48 +33,60 @@ type cachedItem struct {
 	key    string // the kernel's cache key (item.cacheKey)
 }
 
-// maxSchedules bounds the cache; past it the cache starts over.
-const maxSchedules = 256
+// maxSchedules bounds the cache; past it the cache starts over. Graphs
+// whose description is longer than maxKeyBytes (about 50,000 nodes) are
+// not kept.
+const (
+	maxSchedules = 256
+	maxKeyBytes  = 1 << 20
+)
 
 // graphKey returns the description of the graph under targets and its
 // nodes by number.
 func (e *Engine) graphKey(targets []*lazy) (string, []*lazy) {
 	// Nodes are numbered in place (lazy.walk, lazy.walkID), stamped with
 	// this walk's generation: a map would cost more than the rest.
-	e.walks++
+	// Two stamps per walk: gen-1 marks a node on the walk's stack, gen a
+	// numbered one (the last walk's nodes have gen-2).
+	e.walks += 2
 	gen := e.walks
 	nodes := make([]*lazy, 0, e.lastNodes)
 	buf := make([]byte, 0, e.lastKey)
 	num := func(v int64) { buf = binary.AppendVarint(buf, v) }
-	var visit func(n *lazy) int
-	visit = func(n *lazy) int {
-		if n.walk == gen {
-			return int(n.walkID)
+	// child returns n's i-th reference (src, then base, then the assign's
+	// buffer), or nil past the last.
+	child := func(n *lazy, i int) *lazy {
+		if i < len(n.src) {
+			return n.src[i]
 		}
-		// Sources first, so a node's description names numbers already
-		// given; the node is numbered after them.
-		var srcIDs [3]int
-		refs := srcIDs[:0]
-		for _, s := range n.src {
-			refs = append(refs, visit(s))
-		}
+		i -= len(n.src)
 		if n.kind == kView {
-			refs = append(refs, visit(n.base))
+			if i == 0 {
+				return n.base
+			}
+			i--
 		}
-		if n.into != nil {
-			refs = append(refs, visit(n.into))
+		if i == 0 && n.into != nil {
+			return n.into
 		}
+		return nil
+	}
+	// describe numbers n, whose references are numbered, and writes it.
+	describe := func(n *lazy) {
 		id := len(nodes)
-		n.walk, n.walkID = gen, int32(id)
 		nodes = append(nodes, n)
 		buf = append(buf, 0xff, byte(n.kind), byte(n.op), byte(n.dtype))
 		num(int64(len(n.shape)))
 		for _, d := range n.shape {
 			num(int64(d))
 		}
-		num(int64(len(refs)))
-		for _, r := range refs {
-			num(int64(r))
+		refs := 0
+		for child(n, refs) != nil {
+			refs++
+		}
+		num(int64(refs))
+		for i := range refs {
+			num(int64(child(n, i).walkID))
 		}
 		num(int64(len(n.axes))) // reduce, gather
 		for _, a := range n.axes {
@@ -88,7 +100,36 @@ func (e *Engine) graphKey(targets []*lazy) (string, []*lazy) {
 		case kBuffer:
 			num(int64(n.buf.Len))
 		}
-		return id
+		n.walk, n.walkID = gen, int32(id)
+	}
+	// A depth-first walk with its own stack (graphs can be a loop's
+	// hundred thousand ops deep): references first, then the node.
+	type frame struct {
+		n    *lazy
+		next int
+	}
+	var stack []frame
+	visit := func(root *lazy) int {
+		if root.walk != gen {
+			root.walk = gen - 1 // not numbered yet; on the stack
+			stack = append(stack[:0], frame{n: root})
+			for len(stack) > 0 {
+				f := &stack[len(stack)-1]
+				c := child(f.n, f.next)
+				if c == nil {
+					n := f.n
+					stack = stack[:len(stack)-1]
+					describe(n)
+					continue
+				}
+				f.next++
+				if c.walk != gen && c.walk != gen-1 {
+					c.walk = gen - 1
+					stack = append(stack, frame{n: c})
+				}
+			}
+		}
+		return int(root.walkID)
 	}
 	for _, t := range targets {
 		num(int64(visit(t)))
@@ -155,6 +196,9 @@ func (e *Engine) cachedSchedule(targets []*lazy) []*item {
 		return items
 	}
 	items := schedule(targets)
+	if len(key) > maxKeyBytes {
+		return items // a loop's one-off graph, too big to keep
+	}
 	ids := make(map[*lazy]int, len(nodes))
 	for i, n := range nodes {
 		ids[n] = i

@@ -4,6 +4,8 @@ torch.optim, and layer outputs from torch.nn. LAMB and LARS, which torch
 lacks, follow their papers' update rules written out in torch below (the
 rules tinygrad's optimizers use)."""
 
+import copy
+
 import torch
 
 from common import Suite
@@ -191,6 +193,38 @@ def layers():
           "c.weight.assign(w); c.bias.assign(b); return c(x) })()", {"x": xc, "w": tw, "b": tb},
           lambda x, w, b: torch.nn.functional.conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1),
           grad=("x", "w", "b"), atol=1e-5)
+    # beautiful_mnist's whole model in training mode on 4 images: the loss
+    # and the gradients of every weight, through nn's layers' own code.
+    torch.manual_seed(5)
+    ref = torch.nn.Sequential(
+        torch.nn.Conv2d(1, 32, 5), torch.nn.ReLU(), torch.nn.Conv2d(32, 32, 5), torch.nn.ReLU(), torch.nn.BatchNorm2d(32),
+        torch.nn.MaxPool2d(2), torch.nn.Conv2d(32, 64, 3), torch.nn.ReLU(), torch.nn.Conv2d(64, 64, 3), torch.nn.ReLU(),
+        torch.nn.BatchNorm2d(64), torch.nn.MaxPool2d(2), torch.nn.Flatten(1), torch.nn.Linear(576, 10))
+    names = {0: "c1", 2: "c2", 4: "n1", 6: "c3", 8: "c4", 10: "n2", 13: "l"}
+    ins = {"x": torch.randint(0, 256, (4, 1, 28, 28)).float(), "y": torch.tensor([3, 0, 9, 3], dtype=torch.int32)}
+    for i, nm in names.items():
+        ins[nm + "w"] = ref[i].weight.detach().clone()
+        ins[nm + "b"] = (ref[i].bias.detach().clone() if i not in (4, 10) else torch.randn(ref[i].bias.shape))
+
+    def model_loss(x, y, **w):
+        net = copy.deepcopy(ref)
+        with torch.no_grad():
+            for i, nm in names.items():
+                net[i].weight.copy_(w[nm + "w"])
+                net[i].bias.copy_(w[nm + "b"])
+        net.train()
+        loss = torch.nn.functional.cross_entropy(net(x), y.long())
+        params = [p for i, nm in names.items() for p in (net[i].weight, net[i].bias)]
+        return [loss] + list(torch.autograd.grad(loss, params))
+
+    sets = "; ".join(f"m.layers[{i}].weight.assign({nm}w); m.layers[{i}].bias.assign({nm}b)" for i, nm in names.items())
+    grads = ", ".join(f"m.layers[{i}].weight.grad, m.layers[{i}].bias.grad" for i in names)
+    s.add("beautiful_mnist step", imp + "m = nn.sequential([nn.Conv2d(1, 32, 5), nn.relu, nn.Conv2d(32, 32, 5), nn.relu, "
+          "nn.BatchNorm(32), nn.max_pool2d, nn.Conv2d(32, 64, 3), nn.relu, nn.Conv2d(64, 64, 3), nn.relu, nn.BatchNorm(64), "
+          "nn.max_pool2d, nn.flatten, nn.Linear(576, 10)]); " + sets + "; for p in nn.get_parameters(m) { "
+          "if p.requires_grad == none { p.requires_grad_() } }; was = train(); loss = m(x).sparse_categorical_crossentropy(y); "
+          "loss.backward(); train(was); return [loss, " + grads + "] })()", ins,
+          model_loss, atol=1e-4, rtol=1e-3)
     s.add("dropout eval", imp + "d = nn.Dropout(0.5); return d(x) })()", {"x": x}, lambda x: x * 1, grad=("x",))
     s.add("sequential", imp + "l = nn.Linear(3, 2); l.weight.assign(w); l.bias.assign(b); "
           "m = nn.sequential([l, nn.relu, fn (t) { return t * 2 }]); return m(x) })()",
