@@ -46,23 +46,32 @@ func (e *Engine) graphKey(targets []*lazy) (string, []*lazy) {
 	nodes := make([]*lazy, 0, e.lastNodes)
 	buf := make([]byte, 0, e.lastKey)
 	num := func(v int64) { buf = binary.AppendVarint(buf, v) }
-	var visit func(n *lazy) int
-	visit = func(n *lazy) int {
-		if n.walk == gen {
-			return int(n.walkID)
-		}
-		// Sources first, so a node's description names numbers already
-		// given; the node is numbered after them.
-		var srcIDs [3]int
-		refs := srcIDs[:0]
-		for _, s := range n.src {
-			refs = append(refs, visit(s))
-		}
+	// A node's sources, then its base (a view) and what it is assigned
+	// into: the references its description names.
+	nrefs := func(n *lazy) int {
+		k := len(n.src)
 		if n.kind == kView {
-			refs = append(refs, visit(n.base))
+			k++
 		}
 		if n.into != nil {
-			refs = append(refs, visit(n.into))
+			k++
+		}
+		return k
+	}
+	ref := func(n *lazy, i int) *lazy {
+		if i < len(n.src) {
+			return n.src[i]
+		}
+		if i == len(n.src) && n.kind == kView {
+			return n.base
+		}
+		return n.into
+	}
+	number := func(n *lazy) {
+		var srcIDs [3]int
+		refs := srcIDs[:0]
+		for i := range nrefs(n) {
+			refs = append(refs, int(ref(n, i).walkID))
 		}
 		id := len(nodes)
 		n.walk, n.walkID = gen, int32(id)
@@ -88,7 +97,33 @@ func (e *Engine) graphKey(targets []*lazy) (string, []*lazy) {
 		case kBuffer:
 			num(int64(n.buf.Len))
 		}
-		return id
+	}
+	// Sources first, so a node's description names numbers already given;
+	// the node is numbered after them. The walk keeps its own stack: a
+	// graph may be a million ops deep (a loop without a realize).
+	type frame struct {
+		n    *lazy
+		next int
+	}
+	var stack []frame
+	visit := func(root *lazy) int {
+		if root.walk != gen {
+			stack = append(stack[:0], frame{n: root})
+		}
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			if f.next < nrefs(f.n) {
+				c := ref(f.n, f.next)
+				f.next++
+				if c.walk != gen {
+					stack = append(stack, frame{n: c})
+				}
+				continue
+			}
+			number(f.n)
+			stack = stack[:len(stack)-1]
+		}
+		return int(root.walkID)
 	}
 	for _, t := range targets {
 		num(int64(visit(t)))
