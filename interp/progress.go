@@ -39,6 +39,7 @@ type Progress struct {
 	start  time.Time
 	last   time.Time
 	closed bool
+	bar    *ProgressBar // in a notebook, the display it updates in place (display_progress.go)
 }
 
 func (p *Progress) String() string { return p.line(time.Now()) }
@@ -81,6 +82,18 @@ func (p *Progress) draw(final bool) {
 		return
 	}
 	now := time.Now()
+	if p.it.Notebook() {
+		if p.bar == nil {
+			p.bar = p.it.NewProgressBar(p.desc, p.total)
+		}
+		frac := 1.0
+		if p.total > 0 {
+			frac = float64(p.n) / float64(p.total)
+		}
+		p.bar.ShowLine(p.line(now), frac, final)
+		p.closed = final
+		return
+	}
 	w := p.it.opts.Stdout
 	if p.tty {
 		fmt.Fprintf(w, "\r%s\x1b[K", p.line(now))
