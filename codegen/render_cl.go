@@ -161,8 +161,18 @@ func clValueType(d DType) string {
 	switch d {
 	case Bool, Uint8:
 		return "uchar"
+	case Int8:
+		return "char"
+	case Int16:
+		return "short"
+	case Uint16:
+		return "ushort"
 	case Int32:
 		return "int"
+	case Uint32:
+		return "uint"
+	case Uint64:
+		return "ulong"
 	case Int64, Index:
 		return "long"
 	case Float16, Float32:
@@ -206,6 +216,28 @@ func clConst(v float64, d DType) string {
 			return "(" + s + suffix + ")"
 		}
 		return s + suffix
+	}
+	if d.IsUnsigned() {
+		// The value wrapped to the width, as the CPU device converts.
+		var u uint64
+		switch {
+		case v >= 1<<64:
+			u = math.MaxUint64
+		case v >= 1<<63:
+			u = uint64(v)
+		default:
+			u = uint64(int64(v))
+		}
+		if bits := 8 * d.Size(); bits < 64 {
+			u &= 1<<bits - 1
+		}
+		switch d {
+		case Uint32:
+			return strconv.FormatUint(u, 10) + "U"
+		case Uint64:
+			return strconv.FormatUint(u, 10) + "UL"
+		}
+		return strconv.FormatUint(u, 10)
 	}
 	i := int64(v)
 	switch {
@@ -797,6 +829,9 @@ func (r *clRenderer) alu(op Op, d, from DType, s []string) string {
 		if wrap != "" {
 			return fmt.Sprintf("(%s)(0 - (%s)%s)", t, wrap, s[0])
 		}
+		if d.Size() < 4 && d != Float16 || d.IsUnsigned() {
+			return fmt.Sprintf("(%s)(0 - %s)", t, s[0])
+		}
 		return "(-" + s[0] + ")"
 	case OpNot:
 		return "(uchar)(!" + s[0] + ")"
@@ -812,8 +847,9 @@ func (r *clRenderer) alu(op Op, d, from DType, s []string) string {
 		if wrap != "" {
 			return fmt.Sprintf("(%s)((%s)%s %s (%s)%s)", t, wrap, s[0], sym, wrap, s[1])
 		}
-		if d == Bool || d == Uint8 {
-			return fmt.Sprintf("(uchar)(%s %s %s)", s[0], sym, s[1])
+		if d.Size() < 4 && d != Float16 {
+			// Narrow integers compute in int: wrap back to the width.
+			return fmt.Sprintf("(%s)(%s %s %s)", t, s[0], sym, s[1])
 		}
 		return "(" + s[0] + sym + s[1] + ")"
 	case OpDiv, OpAnd, OpOr, OpXor:
@@ -826,6 +862,10 @@ func (r *clRenderer) alu(op Op, d, from DType, s []string) string {
 		sym := map[Op]string{OpIDiv: "/", OpMod: "%"}[op]
 		if d == Index && isPositiveConst(strings.TrimSuffix(s[1], "L")) {
 			return "(" + s[0] + sym + s[1] + ")"
+		}
+		if d.IsUnsigned() {
+			// No -1 to guard (and uint32's max would compare equal to it).
+			return fmt.Sprintf("(%s == 0 ? (%s)0 : (%s)(%s %s %s))", s[1], t, t, s[0], sym, s[1])
 		}
 		if op == OpIDiv {
 			neg := fmt.Sprintf("(%s)(0 - (ulong)%s)", t, s[0])
@@ -854,6 +894,9 @@ func (r *clRenderer) cast(d, from DType, x string) string {
 		return "(uchar)(" + x + " != 0)"
 	case d == Float16:
 		return "tiny_rh((float)" + x + ")"
+	case from.IsFloat() && d == Uint64:
+		// Through a long below 2**63 (negatives wrap, as the CPU device's).
+		return "(" + x + " < 9223372036854775808.0 ? (ulong)(long)" + x + " : (ulong)" + x + ")"
 	case from.IsFloat() && (d.IsInt() || d == Index):
 		return "(" + clValueType(d) + ")(long)" + x
 	}
