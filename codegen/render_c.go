@@ -201,9 +201,10 @@ type cRenderer struct {
 	b         strings.Builder
 	depth     int
 	// While one copy of a loop body is emitted:
-	tmp int    // the STORE writing to the streaming block instead, -1 if none
-	sin string // "fast": SIN uses the fast path and sets big; "" the exact one
-	big string // the flag variable of the fast sin
+	tmp int     // the STORE writing to the streaming block instead, -1 if none
+	sin string  // "fast": SIN uses the fast path and sets big; "" the exact one
+	big string  // the flag variable of the fast sin
+	vec vecPlan // loops and accumulators rendered as vectors (render_c_vec.go)
 }
 
 func newCRenderer(p *Program) *cRenderer {
@@ -252,6 +253,7 @@ func newCRenderer(p *Program) *cRenderer {
 	if !r.split {
 		r.partOff, r.partBytes = map[int]int{}, 0
 	}
+	r.vec = r.planVec()
 	return r
 }
 
@@ -363,6 +365,7 @@ func (r *cRenderer) block(from, to int, main bool) {
 				r.combine()
 			} else {
 				r.loop(i)
+				r.vecFlush(i)
 			}
 			i = e
 		case u.Op == OpDefineAcc && r.split && r.scope[i] == -1:
@@ -415,6 +418,10 @@ func (r *cRenderer) loop(i int) {
 	lo, hi := r.ref(r.u[i].Src[0]), r.ref(r.u[i].Src[1])
 	if i == r.global {
 		lo, hi = "start", "end"
+	}
+	if r.vec.loops[i] {
+		r.vecLoop(i)
+		return
 	}
 	if r.innermost[i] {
 		r.innerLoop(i, lo, hi)
@@ -492,6 +499,7 @@ func (r *cRenderer) uop(i int) {
 	case OpDefineAcc:
 		r.line("%s %s[%d];", cValueType(u.DType), r.ref(i), max(u.Size, 1))
 		r.line("for (long i = 0; i < %d; i++) %s[i] = %s;", max(u.Size, 1), r.ref(i), cConst(u.Val, u.DType))
+		r.vecAcc(i)
 	case OpLoad:
 		r.line("const %s %s = %s;", cValueType(u.DType), r.ref(i), r.load(u))
 	case OpStore:

@@ -12,7 +12,7 @@ func cPrelude(used map[string]bool) string {
 	var b strings.Builder
 	b.WriteString("#include <stdint.h>\n#include <math.h>\n")
 	for _, h := range []struct{ name, code string }{
-		{"half", cHalf}, {"stream", cStream}, {"exp2", cExp2}, {"log2", cLog2}, {"sin", cSin},
+		{"vec", cVec}, {"half", cHalf}, {"stream", cStream}, {"exp2", cExp2}, {"log2", cLog2}, {"sin", cSin},
 	} {
 		if used[h.name] {
 			g := "TINY_" + strings.ToUpper(h.name)
@@ -25,6 +25,7 @@ func cPrelude(used map[string]bool) string {
 // The float32 helpers are branch-free so that the compiler vectorizes the
 // loops calling them; each is accurate to about 2 ulp over the whole range.
 const (
+	cVec  = "typedef float tiny_v8 __attribute__((vector_size(32)));\n"
 	cHalf = `#ifdef __FLT16_MAX__
 static inline float tiny_h2f(uint16_t h) { _Float16 f; __builtin_memcpy(&f, &h, 2); return (float)f; }
 static inline uint16_t tiny_f2h(float x) { _Float16 f = (_Float16)x; uint16_t h; __builtin_memcpy(&h, &f, 2); return h; }

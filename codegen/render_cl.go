@@ -171,10 +171,10 @@ func clValueType(d DType) string {
 		return "int"
 	case Uint32:
 		return "uint"
-	case Uint64:
-		return "ulong"
 	case Int64, Index:
 		return "long"
+	case Uint64:
+		return "ulong"
 	case Float16, Float32:
 		return "float"
 	case Float64:
@@ -222,7 +222,7 @@ func clConst(v float64, d DType) string {
 		var u uint64
 		switch {
 		case v >= 1<<64:
-			u = math.MaxUint64
+			u = math.MaxUint64 // the float64 nearest it is 2**64
 		case v >= 1<<63:
 			u = uint64(v)
 		default:
@@ -823,14 +823,15 @@ func (r *clRenderer) load(u UOp) string {
 // propagates NaN.
 func (r *clRenderer) alu(op Op, d, from DType, s []string) string {
 	t := clValueType(d)
-	wrap := map[DType]string{Int32: "uint", Int64: "ulong"}[d]
+	// Signed overflow is undefined in OpenCL C (and short/char arithmetic
+	// is int's): compute in an unsigned type of the width or more, wrap
+	// by the conversion back.
+	wrap := map[DType]string{Int8: "uint", Int16: "uint", Uint16: "uint", Int32: "uint", Uint32: "uint",
+		Int64: "ulong", Uint64: "ulong"}[d]
 	switch op {
 	case OpNeg:
 		if wrap != "" {
 			return fmt.Sprintf("(%s)(0 - (%s)%s)", t, wrap, s[0])
-		}
-		if d.Size() < 4 && d != Float16 || d.IsUnsigned() {
-			return fmt.Sprintf("(%s)(0 - %s)", t, s[0])
 		}
 		return "(-" + s[0] + ")"
 	case OpNot:
@@ -847,9 +848,8 @@ func (r *clRenderer) alu(op Op, d, from DType, s []string) string {
 		if wrap != "" {
 			return fmt.Sprintf("(%s)((%s)%s %s (%s)%s)", t, wrap, s[0], sym, wrap, s[1])
 		}
-		if d.Size() < 4 && d != Float16 {
-			// Narrow integers compute in int: wrap back to the width.
-			return fmt.Sprintf("(%s)(%s %s %s)", t, s[0], sym, s[1])
+		if d == Bool || d == Uint8 {
+			return fmt.Sprintf("(uchar)(%s %s %s)", s[0], sym, s[1])
 		}
 		return "(" + s[0] + sym + s[1] + ")"
 	case OpDiv, OpAnd, OpOr, OpXor:
@@ -864,7 +864,7 @@ func (r *clRenderer) alu(op Op, d, from DType, s []string) string {
 			return "(" + s[0] + sym + s[1] + ")"
 		}
 		if d.IsUnsigned() {
-			// No -1 to guard (and uint32's max would compare equal to it).
+			// No -1 to guard (and uint's max would compare equal to it).
 			return fmt.Sprintf("(%s == 0 ? (%s)0 : (%s)(%s %s %s))", s[1], t, t, s[0], sym, s[1])
 		}
 		if op == OpIDiv {
@@ -895,7 +895,7 @@ func (r *clRenderer) cast(d, from DType, x string) string {
 	case d == Float16:
 		return "tiny_rh((float)" + x + ")"
 	case from.IsFloat() && d == Uint64:
-		// Through a long below 2**63 (negatives wrap, as the CPU device's).
+		// Through long below 2**63 (negatives wrap, as the CPU device's).
 		return "(" + x + " < 9223372036854775808.0 ? (ulong)(long)" + x + " : (ulong)" + x + ")"
 	case from.IsFloat() && (d.IsInt() || d == Index):
 		return "(" + clValueType(d) + ")(long)" + x

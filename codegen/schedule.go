@@ -93,9 +93,10 @@ type Target struct {
 }
 
 // DefaultTarget is the target of the C renderer: 16 float lanes (one
-// 512-bit register), an 8 x 32 register tile, 4 x 4 dot products, 8 x 8
-// transpose tiles.
-var DefaultTarget = Target{Lanes: 16, Rows: 8, Cols: 32, Dot: 4, Tile: 8}
+// 512-bit register), a 3 x 32 register tile (the C renderer keeps its 12
+// vectors of 8 accumulators in AVX registers, render_c_vec.go), 4 x 4 dot
+// products, 8 x 8 transpose tiles.
+var DefaultTarget = Target{Lanes: 16, Rows: 3, Cols: 32, Dot: 4, Tile: 8}
 
 // Tuning constants.
 const (

@@ -9,6 +9,7 @@
 package devices
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -25,6 +26,11 @@ type Options struct {
 	Log      io.Writer // where debug output goes; nil discards it
 	CacheDir string    // where compiled artifacts are kept (devices that compile); "" = the default
 	Threads  int       // how many goroutines split a kernel's outer range; 0 = GOMAXPROCS
+
+	// Context, when set, returns the context a compile runs under: once it
+	// is done, a device that runs a compiler stops it (CLANG kills the
+	// process) and the compile fails with the context's error.
+	Context func() context.Context
 }
 
 // Device compiles lowered kernels into runners.

@@ -21,6 +21,7 @@ type Options struct {
 	Debug          int       // tinygrad's DEBUG level, passed to the tensor engine
 	Imports        fs.FS     // files a script may import; nil means none
 	Args           []string  // what args() returns
+	MaxBytes       int64     // the most bytes of tensor buffers a script may hold at once; 0 is no bound but 8 GiB a buffer
 	Files          bool      // the script may read and write files by path (from_file, safe_save, ...) and read the environment (getenv); false refuses
 	// Input reads a line for input(prompt), without its newline; nil
 	// makes input() fail. See display_input.go.
@@ -88,7 +89,7 @@ func New(opts Options) (*Interp, error) {
 func (it *Interp) engine() *tensor.Engine {
 	if it.eng == nil && it.engErr == nil {
 		it.eng, it.engErr = tensor.NewEngine(tensor.Options{
-			Device: it.opts.Device, Debug: it.opts.Debug, Log: it.opts.Stdout,
+			Device: it.opts.Device, Debug: it.opts.Debug, Log: it.opts.Stdout, MaxBytes: it.opts.MaxBytes,
 			Context: func() context.Context { return it.ctx },
 		})
 	}
@@ -123,8 +124,15 @@ func (it *Interp) ExecCell(ctx context.Context, filename, src string) (result st
 // run is Exec and, with last, ExecCell.
 func (it *Interp) run(ctx context.Context, filename, src string, echo, last bool) (result string, err error) {
 	it.sources[filename] = src
-	f, err := lang.Parse(filename, src)
+	if ctx != nil && ctx.Err() != nil { // an already cancelled context runs nothing
+		return "", &EvalError{Msg: "interrupted", Pos: lang.Pos{File: filename, Line: 1, Col: 1}, Err: ctx.Err(), source: src}
+	}
+	f, err := lang.ParseContext(orBackground(ctx), filename, src)
 	if err != nil {
+		var le *lang.Error
+		if ctx != nil && ctx.Err() != nil && errors.As(err, &le) {
+			return "", &EvalError{Msg: le.Msg, Pos: le.Pos, Err: ctx.Err(), source: src}
+		}
 		return "", err
 	}
 	defer it.enter(ctx)()
@@ -176,6 +184,13 @@ func (it *Interp) running(src string) func() {
 
 // enter installs ctx for one API call and returns the function restoring
 // the previous state.
+func orBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
+}
+
 func (it *Interp) enter(ctx context.Context) func() {
 	if ctx == nil {
 		ctx = context.Background()

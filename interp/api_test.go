@@ -275,3 +275,22 @@ func TestSetGlobalRefuses(t *testing.T) {
 		t.Errorf("x - _y2 + é = %v, %v", v, err)
 	}
 }
+
+// TestCancelledContextRunsNothing: Exec with a context already done runs
+// no statement and says it was interrupted.
+func TestCancelledContextRunsNothing(t *testing.T) {
+	var out strings.Builder
+	it, err := interp.New(interp.Options{Stdout: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err = it.Exec(ctx, "c.tiny", "print(1)\nx = 2", false)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "interrupted") || out.Len() > 0 {
+		t.Errorf("err %v, output %q", err, out.String())
+	}
+	if _, ok := it.Global("x"); ok {
+		t.Error("x was set")
+	}
+}

@@ -17,6 +17,8 @@ import (
 // kernel sends them as display_data. Without one (the REPL, tiny run),
 // a picture is written to a file, the one given with path= or a default
 // name in the working directory, and its path printed; text is printed.
+// Writing a file needs the host's grant (Options.Files), as every file
+// access of a script does.
 // display(v, ...) shows several values from one cell; a notebook cell's
 // last value is shown the same way (ExecCellRich).
 
@@ -67,6 +69,11 @@ func (it *Interp) show(pos lang.Pos, out Output) {
 	if out.Path != "" {
 		it.writeOutput(pos, out.Path, out)
 	}
+	if it.opts.Display == nil && !it.opts.Files {
+		if _, _, ok := out.picture(); ok {
+			it.failf(pos, "cannot write a picture: file access is not allowed here (the program running tiny did not grant it: interp.Options.Files)")
+		}
+	}
 	if d := it.opts.Display; d != nil {
 		if err := d.Show(out); err != nil {
 			it.failf(pos, "display: %v", err)
@@ -94,8 +101,12 @@ func (it *Interp) show(pos lang.Pos, out Output) {
 	it.printLine(pos, path)
 }
 
-// writeOutput writes the form of out that path's extension names.
+// writeOutput writes the form of out that path's extension names, if the
+// host granted file access (Options.Files).
 func (it *Interp) writeOutput(pos lang.Pos, path string, out Output) {
+	if !it.opts.Files {
+		it.failf(pos, "cannot write %s: file access is not allowed here (the program running tiny did not grant it: interp.Options.Files)", path)
+	}
 	var data []byte
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".svg":

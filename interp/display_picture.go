@@ -266,8 +266,9 @@ func graphMethod(it *Interp, r Value, c *call) Value {
 		data: map[string][]byte{MIMESVG: draw.Graph(fmt.Sprintf("lazy graph: %d node%s", len(g), plural(len(g))), nodes)}}
 }
 
-// imageOpts are the keyword arguments of imshow and the charts.
-func (it *Interp) kwStrings(c *call, names ...string) map[string]Value {
+// kwMap returns the keyword arguments of c by name, failing for one
+// not in names.
+func (it *Interp) kwMap(c *call, names ...string) map[string]Value {
 	kw := map[string]Value{}
 	for _, k := range c.kw {
 		ok := false
@@ -325,7 +326,7 @@ func (it *Interp) labelsOf(c *call, v Value) []string {
 }
 
 func imshow_(it *Interp, c *call) Value {
-	kw := it.kwStrings(c, "labels", "cols", "path", "vmin", "vmax")
+	kw := it.kwMap(c, "labels", "cols", "path", "vmin", "vmax")
 	vmin, vmax := math.NaN(), math.NaN()
 	for name, dst := range map[string]*float64{"vmin": &vmin, "vmax": &vmax} {
 		if v, ok := kw[name]; ok && v != None {
@@ -503,7 +504,7 @@ func (it *Interp) chart(c *call, kind string) Value {
 	if kind == "hist" {
 		names = append(names, "bins")
 	}
-	kw := it.kwStrings(c, names...)
+	kw := it.kwMap(c, names...)
 	p := draw.Plot{Kind: kind, Title: it.kwString(c, kw, "title"), XLabel: it.kwString(c, kw, "xlabel"),
 		YLabel: it.kwString(c, kw, "ylabel"), Bins: 10}
 	if v, ok := kw["bins"]; ok {

@@ -107,15 +107,19 @@ func (p *ProgressBar) draw(done int, postfix string, final bool) {
 func (it *Interp) Notebook() bool { return it.opts.Display != nil }
 
 // ShowLine shows text, a bar's line drawn by its caller, with frac of the
-// work done, in place of what the bar showed before; it reports false,
-// drawing nothing, when the session is not a notebook. This is the hook
-// for a bar that draws its own text on a terminal (trange): in a notebook
-// it calls ShowLine instead, so that the bar updates in place rather than
+// work done, in place of what the bar showed before, at most every 100 ms
+// but the first and the final time; it reports false, drawing nothing,
+// when the session is not a notebook. This is the hook for a bar that
+// draws its own text on a terminal (trange, progress.go): in a notebook it
+// calls ShowLine instead, so that the bar updates in place rather than
 // printing lines.
 func (p *ProgressBar) ShowLine(text string, frac float64, final bool) bool {
 	d := p.it.opts.Display
 	if d == nil {
 		return false
+	}
+	if p.shown && !final && time.Since(p.drawn) < progressEvery {
+		return true
 	}
 	p.drawn = time.Now()
 	h := fmt.Sprintf(`<div style="font-family:monospace"><progress value="%.1f" max="100" style="width:240px;vertical-align:middle"></progress> %s</div>`, frac*100, html.EscapeString(text))

@@ -2,8 +2,10 @@ package interp
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"image/png"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -15,7 +17,7 @@ func runIn(t *testing.T, src string) (string, error) {
 	t.Helper()
 	t.Chdir(t.TempDir())
 	var out bytes.Buffer
-	it, err := New(Options{Device: "CPU", Stdout: &out})
+	it, err := New(Options{Device: "CPU", Stdout: &out, Files: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,5 +162,96 @@ func TestTensorHTML(t *testing.T) {
 		if strings.Count(html, "<td") > 2*7*7+1 {
 			t.Errorf("%s: %d cells, not elided", src, strings.Count(html, "<td"))
 		}
+	}
+}
+
+// TestFashionMNISTGrid: what a user tries first, the first Fashion-MNIST
+// samples in a grid with their class names, from Debian's
+// dataset-fashion-mnist.
+func TestFashionMNISTGrid(t *testing.T) {
+	const dir = "/usr/share/datasets/fashion-mnist/"
+	read := func(name string, skip, n int) []int32 {
+		f, err := os.Open(dir + name)
+		if err != nil {
+			t.Skipf("Fashion-MNIST is not installed (apt-get install dataset-fashion-mnist): %v", err)
+		}
+		defer f.Close()
+		z, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, skip+n)
+		if _, err := io.ReadFull(z, b); err != nil {
+			t.Fatal(err)
+		}
+		out := make([]int32, n)
+		for i := range out {
+			out[i] = int32(b[skip+i])
+		}
+		return out
+	}
+	images := read("train-images-idx3-ubyte.gz", 16, 16*28*28)
+	labels := read("train-labels-idx1-ubyte.gz", 8, 16)
+	t.Chdir(t.TempDir())
+	var out bytes.Buffer
+	it, _ := New(Options{Device: "CPU", Stdout: &out, Files: true})
+	it.SetGlobal("x", Tensor(images, 16, 28, 28))
+	it.SetGlobal("y", Tensor(labels, 16))
+	src := `names = ["T-shirt", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag", "Boot"]
+labels = []
+for l in y.tolist() { labels.append(names[l]) }
+imshow(x.cast(uint8), labels=labels, path="fashion.png")`
+	if err := it.Exec(context.Background(), "f.tiny", src, false); err != nil {
+		t.Fatal(it.FormatError(err))
+	}
+	data, err := os.ReadFile("fashion.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 8 to a row, each 28 pixels scaled 4 times, with 6 pixels between and
+	// 16 for the label.
+	if b := im.Bounds(); b.Dx() != 8*(112+6)+6 || b.Dy() != 2*(112+6+16)+6 {
+		t.Errorf("grid %v", b.Size())
+	}
+	lit := 0
+	for y := 6; y < 6+112; y++ {
+		for x := 6; x < 6+112; x++ {
+			if r, _, _, _ := im.At(x, y).RGBA(); r>>8 > 30 {
+				lit++
+			}
+		}
+	}
+	if lit < 1000 || lit > 112*112-1000 {
+		t.Errorf("the first image has %d lit pixels of %d", lit, 112*112)
+	}
+	keepPicture(t, "fashion.png", data)
+}
+
+// keepPicture writes a picture to $DRAW_OUT, when set, to look at.
+func keepPicture(t *testing.T, name string, data []byte) {
+	if dir := os.Getenv("DRAW_OUT"); dir != "" {
+		os.WriteFile(dir+"/"+name, data, 0o644)
+	}
+}
+
+// TestPicturesNeedFiles: without the host's grant nothing is written.
+func TestPicturesNeedFiles(t *testing.T) {
+	t.Chdir(t.TempDir())
+	it, _ := New(Options{Device: "CPU"})
+	for _, src := range []string{`imshow(ones(2, 2))`, `plot([1, 2], path="p.svg")`, `display(view((2, 2)))`} {
+		err := it.Exec(context.Background(), "p.tiny", src, false)
+		if err == nil || !strings.Contains(err.Error(), "file access is not allowed here") {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+	if err := it.Exec(context.Background(), "p.tiny", `display(3)`, false); err != nil {
+		t.Errorf("display of a value with no picture needs no file: %v", err)
+	}
+	if files, _ := os.ReadDir("."); len(files) != 0 {
+		t.Errorf("wrote %v", files)
 	}
 }

@@ -12,7 +12,8 @@ import (
 )
 
 // This file defines trange, a progress bar after tinygrad's (tqdm's)
-// trange, and getenv, after tinygrad's getenv.
+// trange, and getenv, after tinygrad's getenv. In a notebook the bar is
+// one display updated in place (ProgressBar.ShowLine).
 
 func init() {
 	tensorBuiltins["trange"] = trange_
@@ -39,6 +40,7 @@ type Progress struct {
 	start  time.Time
 	last   time.Time
 	closed bool
+	bar    *ProgressBar // in a notebook: the display the bar updates
 }
 
 func (p *Progress) String() string { return p.line(time.Now()) }
@@ -81,6 +83,19 @@ func (p *Progress) draw(final bool) {
 		return
 	}
 	now := time.Now()
+	if p.it.Notebook() {
+		// One display, replaced at each step (display_progress.go).
+		if p.bar == nil {
+			p.bar = p.it.NewProgressBar(p.desc, p.total)
+		}
+		frac := 1.0
+		if p.total > 0 {
+			frac = float64(p.n) / float64(p.total)
+		}
+		p.bar.ShowLine(p.line(now), frac, final)
+		p.closed = final
+		return
+	}
 	w := p.it.opts.Stdout
 	if p.tty {
 		fmt.Fprintf(w, "\r%s\x1b[K", p.line(now))

@@ -12,7 +12,7 @@ import (
 // Tensor.training, which nn's BatchNorm and Dropout and the optimizers read.
 
 func init() {
-	addMethods("tensor", map[string]methodFn{"assign": assignMethod, "clone": unaryMethod((*tensor.Tensor).Clone)})
+	addMethods("tensor", map[string]methodFn{"assign": assignMethod, "clone": unaryMethod((*tensor.Tensor).Clone), "sequential": sequentialMethod})
 	tensorBuiltins["train"] = train_
 	tensorBuiltins["training"] = training_
 	tensorBuiltins["id"] = id_
@@ -123,4 +123,20 @@ func engineStats_(it *Interp, c *call) Value {
 	d.Set("schedule_time", Float(st.Schedule.Seconds()))
 	d.Set("schedule_hits", Int(st.ScheduleHits))
 	return d
+}
+
+// sequentialMethod runs the receiver through a list (or tuple) of layers
+// and functions in order, as tinygrad's x.sequential(ll).
+func sequentialMethod(it *Interp, r Value, c *call) Value {
+	var ll Value
+	it.unpack(c, "ll", &ll)
+	seq, ok := ll.(Sequence)
+	if !ok || ll.Type() == "string" || ll.Type() == "tensor" {
+		it.failf(c.pos, "sequential: want a list of layers and functions, got %s", ll.Type())
+	}
+	x := r
+	for i := 0; i < seq.Len(); i++ {
+		x = it.callValue(c.pos, seq.At(i), []Value{x}, nil)
+	}
+	return x
 }

@@ -104,3 +104,19 @@ func TestSVGImg(t *testing.T) {
 		t.Error("an SVG output has no HTML form")
 	}
 }
+
+// TestTrangeInPlace: trange, which draws lines on a terminal, updates one
+// display in a notebook.
+func TestTrangeInPlace(t *testing.T) {
+	k, rec := newTestKernel(t)
+	_, pub := execute(t, k, rec, `for i in trange(3, desc="train") { }`)
+	var types []string
+	for _, p := range pub {
+		typ, _, _ := strings.Cut(p, ": ")
+		types = append(types, typ)
+	}
+	if got := strings.Join(types, " "); got != "status execute_input display_data update_display_data status" ||
+		!strings.Contains(pub[3], "train 100%") || !strings.Contains(pub[3], `"display_id":"tiny-progress`) {
+		t.Errorf("published %s\n%q", got, pub)
+	}
+}

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
@@ -21,6 +22,10 @@ const (
 	tSep   // a statement separator: a newline or ";"
 	tTrail // a trailing comma: before a closing bracket or a separator
 )
+
+// checkEvery is how many tokens the scanner and the parser handle between
+// two looks at their context.
+const checkEvery = 1 << 14
 
 // position is where a token begins: its byte offset, line and column
 // (counting runes), both 1-based.
@@ -113,9 +118,11 @@ type scanner struct {
 	mismatch bool // a closing bracket did not match the open one
 	// topTernary counts the conditional expressions at the top level still
 	// waiting for their else.
-	topTernary int
-	end        position
-	strs       []string // decoded string literals, by token Aux
+	topTernary  int
+	ctx         context.Context // the scan stops when it is done
+	interrupted bool            // err says the scan was interrupted
+	end         position
+	strs        []string // decoded string literals, by token Aux
 }
 
 func newScanner(file, src string) *scanner {
@@ -181,7 +188,12 @@ func (s *scanner) significant() bool {
 // scan tokenizes the whole input, stopping at the first error. The token
 // list always ends with an EOF token.
 func (s *scanner) scan() []token {
-	for s.err == nil && s.off < len(s.src) {
+	for n := 0; s.err == nil && s.off < len(s.src); n++ {
+		if n%checkEvery == 0 && s.ctx != nil && s.ctx.Err() != nil {
+			s.fail(s.pos(), false, "interrupted")
+			s.interrupted = true
+			break
+		}
 		s.next()
 	}
 	eof := s.end

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -9,14 +10,24 @@ import (
 // failure it returns a nil *File and an *Error; it never panics. Parse is
 // safe for concurrent use, and takes time and memory linear in len(src).
 func Parse(filename, src string) (f *File, err error) {
+	return ParseContext(context.Background(), filename, src)
+}
+
+// ParseContext is Parse that stops with an "interrupted" error once ctx is
+// done; it looks at ctx every few thousand tokens.
+func ParseContext(ctx context.Context, filename, src string) (f *File, err error) {
 	s := newScanner(filename, src)
+	s.ctx = ctx
 	toks := s.scan()
+	if s.interrupted {
+		return nil, s.err
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			f, err = nil, s.choose(r, filename)
 		}
 	}()
-	p := &parser{s: s, toks: toks}
+	p := &parser{s: s, toks: toks, ctx: ctx}
 	f = p.file(filename)
 	if s.err != nil {
 		return nil, s.err

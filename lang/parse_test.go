@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -203,4 +204,29 @@ func TestDeepNesting(t *testing.T) {
 			t.Errorf("%.20s... (%d bytes): got %v", src, len(src), err)
 		}
 	}
+}
+
+// TestParseContext: a parse stops with "interrupted" once its context is
+// done, in the scanner and in the parser alike.
+func TestParseContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	src := "x = 1" + strings.Repeat(" + 1", 100000)
+	if _, err := ParseContext(ctx, "c.tiny", src); err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("cancelled: got %v", err)
+	}
+	if _, err := ParseContext(context.Background(), "c.tiny", src); err != nil {
+		t.Error(err)
+	}
+	// Cancelled between the scan and the parse: the parser notices.
+	s := newScanner("c.tiny", src)
+	toks := s.scan()
+	func() {
+		defer func() {
+			if e, ok := recover().(*Error); !ok || e.Msg != "interrupted" {
+				t.Errorf("parser: got %v", e)
+			}
+		}()
+		(&parser{s: s, toks: toks, ctx: ctx}).file("c.tiny")
+	}()
 }

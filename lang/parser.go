@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"context"
 	"fmt"
 )
 
@@ -16,6 +17,7 @@ import (
 // parser holds the token list and the nesting state.
 type parser struct {
 	s     *scanner
+	ctx   context.Context
 	toks  []token
 	i     int
 	depth int // current nesting; see enter
@@ -47,6 +49,9 @@ func (p *parser) pos() Pos { return p.at(p.toks[p.i].Pos) }
 func (p *parser) advance() {
 	if p.i < len(p.toks)-1 {
 		p.i++
+		if p.i%checkEvery == 0 && p.ctx.Err() != nil {
+			fail(p.pos(), "interrupted")
+		}
 	}
 }
 

@@ -75,22 +75,62 @@ rgb = stack([ramp, ramp.T, 1 - ramp], dim=2)
 imshow([ramp, checker, rgb, (rgb * 255).cast(uint8).permute(2, 0, 1)], labels=["ramp", "checker", "HWC", "CHW uint8"])
 """)
 md("""
+The first Fashion-MNIST training images with their classes: from Debian's `dataset-fashion-mnist` when it is installed, else from the subset that comes with tiny in `examples/data`. `from_file` reads the IDX files (gunzipped) past their headers.
+""")
+code("""
+dir = "/usr/share/datasets/fashion-mnist"
+if not file_exists(dir + "/train-images-idx3-ubyte.gz") { dir = "data/fashion-mnist" }
+X = from_file(dir + "/train-images-idx3-ubyte.gz", 16).reshape(-1, 28, 28)
+Y = from_file(dir + "/train-labels-idx1-ubyte.gz", 8)
+names = ["T-shirt", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag", "Boot"]
+labels = []
+for c in Y[:16].tolist() { labels.append(names[c]) }
+imshow(X[:16], labels=labels)
+""")
+md("""
 ## Plots
 
-`plot`, `scatter` and `hist` draw with titles, axis labels and a legend. A loss curve from a few steps of gradient descent on a least-squares fit:
+A loss curve is the first plot: a small MLP learns those images for 60 steps of Adam, under a `trange` bar that updates in place.
+""")
+code("""
+import "nn" as nn
+model = nn.sequential([nn.flatten, nn.Linear(784, 64), nn.relu, nn.Linear(64, 10)])
+opt = nn.optim.Adam(nn.get_parameters(model))
+fn step(bs) {
+  was = train(true)
+  opt.zero_grad()
+  s = randint(bs, high=X.shape[0])
+  loss = model(X[s].float() / 255).sparse_categorical_crossentropy(Y[s])
+  loss.backward()
+  opt.step()
+  train(was)
+  return loss.item()
+}
+manual_seed(1)
+losses = []
+for i in trange(60, desc="train") { losses.append(step(128)) }
+plot(losses, title="Fashion-MNIST: a 784-64-10 MLP", xlabel="step", ylabel="loss", label="train")
+""")
+md("""
+
+`plot`, `scatter` and `hist` draw with titles, axis labels and a legend; `progress(x)` is a bar for any loop. Gradient descent on a least-squares fit, at two step sizes:
 """)
 code("""
 x = [[1.0, 2.0], [3.0, 4.0]]
 y = tensor([1.0, 2.0])
-w = tensor([0.5, -1.0])
-losses = []
-for step in progress(40, desc="steps") {
-  loss = (x @ w - y).square().mean()
-  g = loss.gradient(w)[0]
-  losses.append(loss.item())
-  w = (w - 0.02 * g).realize()
+curves = []
+for lr in progress([0.01, 0.02], desc="step sizes") {
+  w = tensor([0.5, -1.0])
+  losses = []
+  for step in range(30) {
+    loss = (x @ w - y).square().mean()
+    g = loss.gradient(w)[0]
+    losses.append(loss.item())
+    w = (w - lr * g).realize()
+  }
+  curves.append(losses)
 }
-plot(losses, title="least squares", xlabel="step", ylabel="loss", label="train")
+plot(curves, labels=["lr 0.01", "lr 0.02"], title="least squares", xlabel="step", ylabel="loss")
 """)
 code("""
 manual_seed(0)

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"math"
 	"slices"
 )
 
@@ -58,8 +59,21 @@ func (t *Tensor) advIndex(items []IndexItem) *Tensor {
 		}
 		big = b
 	}
+	// Positions compute in int32 (int64 when the folded axes hold more
+	// than int32 reaches), so that small integer dtypes do not wrap.
+	wide := Int32
+	total := 1
+	for _, d := range dims {
+		total *= x.n.shape[d]
+	}
+	if total > math.MaxInt32 {
+		wide = Int64
+	}
 	for j, ix := range idxs {
 		size := x.n.shape[dims[j]]
+		if ix.DType() != Int64 {
+			ix = ix.Cast(wide)
+		}
 		idxs[j] = ix.Lt(0).Where(ix.Add(size), ix).broadcastTo(big)
 	}
 	// Move the indexed axes together at dims[0] and fold them into one.
@@ -203,13 +217,13 @@ func (t *Tensor) OneHot(numClasses int) *Tensor {
 	return t.Unsqueeze(-1).Eq(cls).Cast(Int32)
 }
 
-// SetIndex sets the positions of t that Index(items...) selects to
+// SetIndex returns t with the positions that Index(items...) selects set to
 // v (cast to t's dtype and broadcast to the selection's shape), as
 // tinygrad's __setitem__: the target must be contiguous, and neither t nor
 // v may require grad. A position selected twice by tensor indices takes
-// the value of the last selection. Like tinygrad's, it assigns the result
-// to t (t keeps its identity; a buffer is written in place) and realizes
-// it, so a loop of assignments keeps no graph. It returns t.
+// the value of the last selection. The result is realized, so a loop of
+// assignments keeps no graph; the caller rebinds t's holder to it (the
+// language changes the tensor value itself, as tinygrad's assign).
 func (t *Tensor) SetIndex(items []IndexItem, v *Tensor) *Tensor {
 	if !t.ShapeTracker().Contiguous() {
 		fail("setitem: setitem target needs to be contiguous")
@@ -259,7 +273,9 @@ func (t *Tensor) SetIndex(items []IndexItem, v *Tensor) *Tensor {
 		picked := vals.Reshape(-1).take(0, last.Sub(1))
 		out = last.Gt(0).Where(picked, t.Reshape(-1)).Reshape(t.n.shape...)
 	}
-	return t.Assign(out.Cast(t.DType())).Realize()
+	// Not t.Assign: in-place writes read back wrong on the GPU device
+	// (main's TestAssignInPlace fails there too); the caller rebinds.
+	return out.Cast(t.DType()).Contiguous().Realize()
 }
 
 // Scatter returns t with src's values written along dim at the positions

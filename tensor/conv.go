@@ -202,15 +202,26 @@ func (t *Tensor) Conv2d(weight, bias *Tensor, groups int, stride, dilation, padd
 // repeated k times.
 func conv(x, w *Tensor, groups int, s, d, pads []int) *Tensor {
 	xp := x.padFlat(pads, 0)
-	y := convRaw(xp, w, groups, s, d)
+	tiled := convMACs(xp.n.shape, w.n.shape, s, d) >= convTiledMACs
+	// The forward and the input gradient read their inputs laid out
+	// (*spatial, batch, channel), the weight gradient (batch, *spatial,
+	// channel): measured on beautiful_mnist's 32->32 layer, the forward
+	// runs at the same speed either way, the input gradient 1.5x faster
+	// the first way and the weight gradient 2.3x faster the second, so the
+	// input is copied twice (a copy costs a few percent of the conv).
+	xf, xw := xp, xp // the input as the forward and the weight gradient read it
+	if tiled {
+		xf, xw = relayoutAct(xp, false), relayoutAct(xp, true)
+	}
+	y := convRaw(xf, w, groups, s, d, tiled)
 	neg := make([]int, len(pads))
 	for i, p := range pads {
 		neg[i] = -p
 	}
 	return withGrad(y, []*Tensor{x, w}, func(g *Tensor) []*Tensor {
 		return []*Tensor{
-			convGradInput(g, w, xp.n.shape, groups, s, d).padFlat(neg, 0),
-			convGradWeight(g, xp, w.n.shape, groups, s, d),
+			convGradInput(g, w, xp.n.shape, groups, s, d, tiled).padFlat(neg, 0),
+			convGradWeight(g, xw, w.n.shape, groups, s, d, tiled),
 		}
 	})
 }
@@ -247,24 +258,45 @@ func relayout(t *Tensor, swap bool) *Tensor {
 	return t.Permute(order...).Contiguous().Permute(inv...)
 }
 
+// relayoutAct copies an activation (batch, channel, *spatial) to the layout
+// (*spatial, batch, channel), or with nhwc (batch, *spatial, channel), and
+// returns the same logical tensor over the copy.
+func relayoutAct(t *Tensor, nhwc bool) *Tensor {
+	if !nhwc {
+		return relayout(t, false)
+	}
+	n := t.Ndim()
+	order := []int{0}
+	for i := 2; i < n; i++ {
+		order = append(order, i)
+	}
+	order = append(order, 1)
+	inv := make([]int, n)
+	for i, a := range order {
+		inv[a] = i
+	}
+	return t.Permute(order...).Contiguous().Permute(inv...)
+}
+
 // macs is the multiply-adds of a convolution of xp (padded) with w.
-func convMACs(xp, w *Tensor, s, d []int) int {
-	m := xp.n.shape[0] * prod(w.n.shape)
-	for j, k := range w.n.shape[2:] {
-		m *= max(0, ceilDiv(xp.n.shape[2+j]-d[j]*(k-1), s[j]))
+func convMACs(xp, w []int, s, d []int) int {
+	m := xp[0] * prod(w)
+	for j, k := range w[2:] {
+		m *= max(0, ceilDiv(xp[2+j]-d[j]*(k-1), s[j]))
 	}
 	return m
 }
 
 // convRaw convolves xp, already padded, with w: a multiply of the windows
-// of xp by w and a sum, one reduce kernel.
-func convRaw(xp, w *Tensor, groups int, s, d []int) *Tensor {
+// of xp by w and a sum, one reduce kernel. With tiled, w is copied to the
+// layout (*kernel, cin, cout) (xp comes in the layout its caller chose).
+func convRaw(xp, w *Tensor, groups int, s, d []int, tiled bool) *Tensor {
 	const op = "conv2d"
 	bs, hw := xp.n.shape[0], w.n.shape[2:]
 	cout, cin := w.n.shape[0], w.n.shape[1]
 	n := len(hw)
-	if convMACs(xp, w, s, d) >= convTiledMACs {
-		xp, w = relayout(xp, false), relayout(w, true)
+	if tiled {
+		w = relayout(w, true)
 	}
 	x := xp.pool(op, hw, s, d) // (bs, groups*cin, *o, *hw)
 	oyx := x.n.shape[2 : 2+n]
@@ -299,7 +331,7 @@ func convRaw(xp, w *Tensor, groups int, s, d []int) *Tensor {
 // xpShape, given g, the gradient of its output: g with s-1 zeros between
 // its elements, padded by the dilated kernel's extent, convolved with the
 // kernel flipped and its channel axes swapped in each group.
-func convGradInput(g, w *Tensor, xpShape []int, groups int, s, d []int) *Tensor {
+func convGradInput(g, w *Tensor, xpShape []int, groups int, s, d []int, tiled bool) *Tensor {
 	hw := w.n.shape[2:]
 	n := len(hw)
 	gs := g.n.shape
@@ -338,7 +370,10 @@ func convGradInput(g, w *Tensor, xpShape []int, groups int, s, d []int) *Tensor 
 	for i := range one {
 		one[i] = 1
 	}
-	return convRaw(x, wt, groups, one, d)
+	if tiled {
+		x = relayoutAct(x, false)
+	}
+	return convRaw(x, wt, groups, one, d, tiled)
 }
 
 // convGradWeight is the gradient of a convolution's weight, of shape
@@ -347,19 +382,19 @@ func convGradInput(g, w *Tensor, xpShape []int, groups int, s, d []int) *Tensor 
 // g. The batch is summed in two steps, chunks of it first, so that the
 // first kernel's data for one chunk stays in cache while every kernel
 // position and channel pair is computed from it.
-func convGradWeight(g, xp *Tensor, wShape []int, groups int, s, d []int) *Tensor {
+func convGradWeight(g, xp *Tensor, wShape []int, groups int, s, d []int, tiled bool) *Tensor {
 	const op = "conv2d"
 	hw := wShape[2:]
 	n := len(hw)
 	cout, cin := wShape[0], wShape[1]
 	rcout := cout / groups
 	bs := xp.n.shape[0]
-	if convMACs(xp, &Tensor{&lazy{shape: wShape}}, s, d) >= convTiledMACs {
-		xp, g = relayout(xp, false), relayout(g, false)
+	if tiled {
+		g = relayoutAct(g, true)
 	}
 	x := xp.pool(op, hw, s, d) // (bs, groups*cin, *o, *hw)
 	oyx := x.n.shape[2 : 2+n]
-	nc := convChunks(bs)
+	nc := convChunks(bs, prod(wShape))
 	bc := bs / nc
 	xs := append([]int{nc, bc, groups, 1, cin}, oyx...)
 	xs = append(xs, hw...)
@@ -382,9 +417,12 @@ func convGradWeight(g, xp *Tensor, wShape []int, groups int, s, d []int) *Tensor
 }
 
 // convChunks is the number of chunks a weight gradient sums the batch in.
-func convChunks(bs int) int {
-	for _, c := range []int{64, 32, 16, 8, 4, 2} {
-		if bs%c == 0 && bs/c >= 4 {
+// Chunks of two samples keep a chunk of beautiful_mnist's 32-channel
+// activations in L2 while every kernel position reads it (measured: 1.5x
+// faster than chunks of eight); the partial sums stay under 32 MiB.
+func convChunks(bs, wNumel int) int {
+	for _, c := range []int{256, 128, 64, 32, 16, 8, 4, 2} {
+		if bs%c == 0 && bs/c >= 2 && c*wNumel <= 1<<23 {
 			return c
 		}
 	}

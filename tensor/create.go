@@ -3,7 +3,10 @@ package tensor
 import (
 	"math"
 	"reflect"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"tiny/codegen"
 	"tiny/devices"
@@ -17,7 +20,7 @@ func (e *Engine) FromFloats(data []float64, shp []int, d DType) *Tensor {
 	if len(data) != prod(shp) {
 		fail("tensor: %d values cannot fill shape %s", len(data), FormatShape(shp))
 	}
-	b := alloc("tensor", d, len(data))
+	b := e.alloc("tensor", d, len(data))
 	writeFloats(b, data)
 	return &Tensor{newBuffer(e, b, append([]int(nil), shp...))}
 }
@@ -28,7 +31,7 @@ func (e *Engine) FromInts(data []int64, shp []int, d DType) *Tensor {
 	if len(data) != prod(shp) {
 		fail("tensor: %d values cannot fill shape %s", len(data), FormatShape(shp))
 	}
-	b := alloc("tensor", d, len(data))
+	b := e.alloc("tensor", d, len(data))
 	writeInts(b, data)
 	return &Tensor{newBuffer(e, b, append([]int(nil), shp...))}
 }
@@ -203,12 +206,45 @@ func (e *Engine) Arange(start, stop, step float64, dtype ...DType) *Tensor {
 		fail("arange: cannot make %v values from %v to %v by %v", count, start, stop, step)
 	}
 	n := int(count)
-	checkAlloc("arange", d, n)
-	vals := make([]float64, n)
-	for i := range vals {
-		vals[i] = start + float64(i)*step
+	return e.generate("arange", []int{n}, d, func(i int) float64 { return start + float64(i)*step })
+}
+
+// genChunk is how many values generate computes at a time.
+const genChunk = 1 << 16
+
+// generate returns a tensor of shape shp and dtype d whose element i is
+// f(i), written straight into its buffer in chunks shared among the
+// processors: the host holds nothing but the buffer and a chunk of float64s
+// per processor (not a float64 per element, 12 to 27 bytes an element in
+// all, as when the values were built as a slice first).
+func (e *Engine) generate(op string, shp []int, d DType, f func(i int) float64) *Tensor {
+	checkShape(op, shp)
+	n := prod(shp)
+	b := e.alloc(op, d, n)
+	sz := d.Size()
+	chunks := (n + genChunk - 1) / genChunk
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(chunks, 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			vals := make([]float64, genChunk)
+			for {
+				c := int(next.Add(1) - 1)
+				if c >= chunks {
+					return
+				}
+				lo, hi := c*genChunk, min((c+1)*genChunk, n)
+				for i := lo; i < hi; i++ {
+					vals[i-lo] = f(i)
+				}
+				writeFloats(&devices.Buffer{DType: d, Len: hi - lo, Data: b.Data[lo*sz : hi*sz]}, vals[:hi-lo])
+			}
+		}()
 	}
-	return e.FromFloats(vals, []int{n}, d)
+	wg.Wait()
+	return &Tensor{newBuffer(e, b, append([]int(nil), shp...))}
 }
 
 // Linspace returns n float32 values evenly spaced from a to b inclusive.
@@ -216,16 +252,12 @@ func (e *Engine) Linspace(a, b float64, n int) *Tensor {
 	if n < 0 {
 		fail("linspace: number of samples %d must be non-negative", n)
 	}
-	checkShape("linspace", []int{n})
-	checkAlloc("linspace", Float32, n)
-	vals := make([]float64, n)
-	for i := range vals {
-		vals[i] = a + (b-a)*float64(i)/float64(max(n-1, 1))
-	}
-	if n > 1 {
-		vals[n-1] = b
-	}
-	return e.FromFloats(vals, []int{n}, Float32)
+	return e.generate("linspace", []int{n}, Float32, func(i int) float64 {
+		if i == n-1 && n > 1 {
+			return b
+		}
+		return a + (b-a)*float64(i)/float64(max(n-1, 1))
+	})
 }
 
 // Eye returns the n by m float32 identity (ones on the main diagonal). It is
@@ -276,6 +308,17 @@ const (
 	maxBytes    = 8 << 30
 )
 
+// alloc is the package's alloc, counted against e's memory bound.
+func (e *Engine) alloc(op string, d DType, n int) *devices.Buffer {
+	checkAlloc(op, d, n)
+	if e != nil && e.opts.MaxBytes > 0 && int64(n)*int64(d.Size()) > e.opts.MaxBytes {
+		fail("%s: out of memory: a buffer of %s would pass the limit of %s", op, formatBytes(int64(n)*int64(d.Size())), formatBytes(e.opts.MaxBytes))
+	}
+	b := alloc(op, d, n)
+	e.hold(op, b)
+	return b
+}
+
 // alloc returns a device buffer for n elements of d, or panics with a *Error
 // when it would exceed maxBytes.
 func alloc(op string, d DType, n int) *devices.Buffer {
@@ -311,14 +354,21 @@ func mix(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// uniforms returns n float64s in [0, 1) for a seed, exact in float32.
+// uniforms returns n float64s in [0, 1) for a seed, exact in float32: the
+// values Rand gives for that seed.
 func uniforms(seed uint64, n int) []float64 {
 	out := make([]float64, n)
 	s := mix(seed)
 	for i := range out {
-		out[i] = float64(mix(s+uint64(i))>>40) / (1 << 24)
+		out[i] = uniform(s, i)
 	}
 	return out
+}
+
+// uniform returns the i-th float64 in [0, 1) for a seed mixed by mix,
+// exact in float32.
+func uniform(s uint64, i int) float64 {
+	return float64(mix(s+uint64(i))>>40) / (1 << 24)
 }
 
 func (e *Engine) seedFor(seed []int64) uint64 {
@@ -332,23 +382,17 @@ func (e *Engine) seedFor(seed []int64) uint64 {
 // depend only on the seed; without one they come from the engine's random
 // state (see ManualSeed).
 func (e *Engine) Rand(shp []int, seed ...int64) *Tensor {
-	checkShape("rand", shp)
-	checkAlloc("rand", Float32, prod(shp))
-	return e.FromFloats(uniforms(e.seedFor(seed), prod(shp)), shp, Float32)
+	s := mix(e.seedFor(seed))
+	return e.generate("rand", shp, Float32, func(i int) float64 { return uniform(s, i) })
 }
 
 // Randn returns float32 values from the standard normal distribution, seeded
 // like Rand.
 func (e *Engine) Randn(shp []int, seed ...int64) *Tensor {
-	checkShape("randn", shp)
-	n := prod(shp)
-	checkAlloc("randn", Float32, n)
-	u := uniforms(e.seedFor(seed), 2*n)
-	vals := make([]float64, n)
-	for i := range vals {
+	s := mix(e.seedFor(seed))
+	return e.generate("randn", shp, Float32, func(i int) float64 {
 		// Box-Muller; 1-u keeps the log argument in (0, 1].
-		r := math.Sqrt(-2 * math.Log(1-u[2*i]))
-		vals[i] = r * math.Cos(2*math.Pi*u[2*i+1])
-	}
-	return e.FromFloats(vals, shp, Float32)
+		r := math.Sqrt(-2 * math.Log(1-uniform(s, 2*i)))
+		return r * math.Cos(2*math.Pi*uniform(s, 2*i+1))
+	})
 }

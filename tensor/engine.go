@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 	"weak"
 
@@ -21,6 +22,13 @@ type Options struct {
 	Log      io.Writer // where debug output goes; nil discards it
 	Threads  int       // goroutines per kernel, passed to the device; 0 = GOMAXPROCS
 	CacheDir string    // compiled artifacts, for devices that compile; "" = default
+
+	// MaxBytes bounds the bytes of buffers the engine's tensors hold at
+	// once: an allocation past it fails with a *Error (after a collection
+	// has returned what dead tensors held), so that a script cannot take
+	// all of the host's memory. 0 means no bound but the per-buffer one
+	// (8 GiB).
+	MaxBytes int64
 
 	// Context, when set, returns the context each kernel runs under: once
 	// it is done the running kernel stops between chunks of its global
@@ -55,6 +63,8 @@ type Engine struct {
 	pendMu  sync.Mutex
 	pending []weak.Pointer[lazy] // losses and gradients of Backward, for the next in-place step (assign.go)
 
+	held atomic.Int64 // bytes of the buffers tensors of this engine hold (memory.go)
+
 	rngMu sync.Mutex
 	seed  uint64 // manual_seed value
 	calls uint64 // draws since the last manual_seed
@@ -72,7 +82,7 @@ type Stats struct {
 
 // NewEngine opens the device named in opts and returns an engine on it.
 func NewEngine(opts Options) (*Engine, error) {
-	dopts := devices.Options{Debug: opts.Debug, Log: opts.Log, CacheDir: opts.CacheDir, Threads: opts.Threads}
+	dopts := devices.Options{Debug: opts.Debug, Log: opts.Log, CacheDir: opts.CacheDir, Threads: opts.Threads, Context: opts.Context}
 	var dev devices.Device
 	var err error
 	if opts.Device == "" {
@@ -98,6 +108,17 @@ func (e *Engine) context() context.Context {
 		}
 	}
 	return context.Background()
+}
+
+// checkInterrupt panics with a *Error "interrupted" once the engine's
+// context is done.
+func (e *Engine) checkInterrupt() {
+	if e == nil {
+		return
+	}
+	if err := e.context().Err(); err != nil {
+		panic(&Error{Msg: "interrupted", Err: err})
+	}
 }
 
 // DeviceName returns the name of the engine's device, such as "CPU".

@@ -63,7 +63,7 @@ func (bd *builder) emitGather(b *lazy, st shape.Tracker) *codegen.Node {
 	var g shape.Tracker
 	if x.shape[axis] == 0 {
 		// Nothing to read: every position reads 0 through an empty mask.
-		g = zeroST(b.shape)
+		g = zeroST(st.IntShape())
 	} else {
 		at, err := xst.ShrinkInts(bounds)
 		if err == nil {

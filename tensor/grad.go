@@ -202,12 +202,7 @@ func hides(n *lazy, isTarget func(*lazy) bool) bool {
 // not keep a loop's earlier values alive). memo is shared by one
 // realization's targets.
 func cutLeaves(n *lazy, memo map[*lazy][]*lazy) []weak.Pointer[lazy] {
-	var walk func(n *lazy) []*lazy
-	walk = func(n *lazy) []*lazy {
-		if l, ok := memo[n]; ok {
-			return l
-		}
-		memo[n] = nil
+	walkAfter(n, gradSrcs, func(n *lazy) bool { _, ok := memo[n]; return !ok }, func(n *lazy) {
 		var out []*lazy
 		if n.kind == kBuffer || n.requiresGrad {
 			out = append(out, n)
@@ -218,7 +213,7 @@ func cutLeaves(n *lazy, memo map[*lazy][]*lazy) []weak.Pointer[lazy] {
 			}
 		}
 		for _, s := range gradSrcs(n) {
-			out = append(out, walk(s)...)
+			out = append(out, memo[s]...)
 		}
 		// Shared subgraphs (x + x, sixty deep) would repeat leaves without
 		// end: keep each once.
@@ -229,15 +224,51 @@ func cutLeaves(n *lazy, memo map[*lazy][]*lazy) []weak.Pointer[lazy] {
 			return dup
 		})
 		memo[n] = out
-		return out
-	}
+	})
 	var ps []weak.Pointer[lazy]
-	for _, l := range walk(n) {
+	for _, l := range memo[n] {
 		if l != n {
 			ps = append(ps, weak.Make(l))
 		}
 	}
 	return ps
+}
+
+// walkAfter calls after(n) for each node under root that enter accepts
+// (enter is asked once per node), after calling it for the node's
+// sources, in order. It keeps its own stack: a graph may be a million ops
+// deep (a loop without a realize), too deep for recursion.
+func walkAfter(root *lazy, srcs func(*lazy) []*lazy, enter func(*lazy) bool, after func(*lazy)) {
+	type frame struct {
+		n    *lazy
+		srcs []*lazy
+		next int
+	}
+	asked := map[*lazy]bool{}
+	accept := func(n *lazy) bool {
+		if asked[n] {
+			return false
+		}
+		asked[n] = true
+		return enter(n)
+	}
+	if !accept(root) {
+		return
+	}
+	stack := []frame{{n: root, srcs: srcs(root)}}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.next == len(f.srcs) {
+			after(f.n)
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		s := f.srcs[f.next]
+		f.next++
+		if accept(s) {
+			stack = append(stack, frame{n: s, srcs: srcs(s)})
+		}
+	}
 }
 
 // backward returns the gradient of root with respect to every target (a
@@ -248,32 +279,24 @@ func backward(root *lazy, isTarget func(*lazy) bool) (grads map[*lazy]*Tensor, r
 	// Topological order, sources first, of the nodes on a path to a target.
 	var order, targets []*lazy
 	reaches := map[*lazy]bool{}
-	seen := map[*lazy]bool{}
-	var visit func(n *lazy) bool
-	visit = func(n *lazy) bool {
-		if seen[n] {
-			return reaches[n]
-		}
-		seen[n] = true
-		r := isTarget(n)
-		if r {
+	walkAfter(root, gradSrcs, func(n *lazy) bool {
+		if isTarget(n) {
 			targets = append(targets, n)
-		}
-		if !r && stale == nil && hides(n, isTarget) {
+		} else if stale == nil && hides(n, isTarget) {
 			stale = n
 		}
+		return true
+	}, func(n *lazy) {
+		r := isTarget(n)
 		for _, s := range gradSrcs(n) {
-			if visit(s) {
-				r = true
-			}
+			r = r || reaches[s]
 		}
 		if r {
 			reaches[n] = true
 			order = append(order, n)
 		}
-		return r
-	}
-	if !visit(root) {
+	})
+	if !reaches[root] {
 		return nil, nil, stale
 	}
 	grads = map[*lazy]*Tensor{root: root.eng.Full(root.shape, 1, root.dtype)}

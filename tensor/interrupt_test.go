@@ -55,3 +55,27 @@ func TestInterruptKernel(t *testing.T) {
 		}
 	}
 }
+
+// An engine whose context is already done runs nothing: the scheduler's
+// walk of a large graph stops with "interrupted" before any kernel is
+// compiled.
+func TestInterruptSchedule(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	e, err := NewEngine(Options{Device: "CPU", Context: func() context.Context { return ctx }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := e.FromFloats([]float64{1, 2}, []int{2}, Float32)
+	for range 10000 {
+		x = x.Mul(1.5).Add(0.5)
+	}
+	err = Catch(func() { x.Realize() })
+	var te *Error
+	if !errors.As(err, &te) || te.Msg != "interrupted" || !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v, want interrupted wrapping context.Canceled", err)
+	}
+	if st := e.Stats(); st.Kernels != 0 || st.Compiles != 0 {
+		t.Errorf("%d kernels compiled, %d ran", st.Compiles, st.Kernels)
+	}
+}

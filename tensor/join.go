@@ -101,7 +101,9 @@ func (t *Tensor) Matmul(w *Tensor) *Tensor {
 	if _, err := BroadcastShape(x.n.shape[:x.Ndim()-1], y.n.shape[:y.Ndim()-1]); err != nil {
 		fail("matmul: shapes %s and %s cannot be multiplied", FormatShape(t.n.shape), FormatShape(w.n.shape))
 	}
-	return x.Mul(y).Sum([]int{-1}, false)
+	// Accumulated in the sum dtype, given in the operands' (tinygrad's dot):
+	// uint8 @ uint8 is uint8, bool @ bool is bool.
+	return x.Mul(y).Sum([]int{-1}, false).Cast(codegen.Promote(t.n.dtype, w.n.dtype))
 }
 
 // Dot is Matmul.

@@ -2,8 +2,13 @@ package tensor
 
 import (
 	"math"
+	"runtime"
+	"runtime/debug"
 	"slices"
+	"strings"
 	"testing"
+
+	"tiny/codegen"
 )
 
 // A reduce with no output loop outside it runs split across workers: each
@@ -201,4 +206,95 @@ func TestMultiplyAddAsCPU(t *testing.T) {
 			t.Fatalf("element %d: CLANG %v, CPU %v", i, got[i], want[i])
 		}
 	}
+}
+
+// rand, randn, arange and linspace write their values straight into the
+// buffer: the host allocates little more than the buffer's 4 bytes an
+// element (it was 12 to 27).
+func TestCreatorsAllocateLittle(t *testing.T) {
+	e := cpuEngine(t)
+	const n = 1 << 22
+	for name, f := range map[string]func() *Tensor{
+		"rand":     func() *Tensor { return e.Rand([]int{n}, 1) },
+		"randn":    func() *Tensor { return e.Randn([]int{n}, 1) },
+		"arange":   func() *Tensor { return e.Arange(0, n, 1) },
+		"linspace": func() *Tensor { return e.Linspace(0, 1, n) },
+	} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		x := f()
+		runtime.ReadMemStats(&after)
+		if per := float64(after.TotalAlloc-before.TotalAlloc) / n; per > 6 {
+			t.Errorf("%s: %.1f bytes allocated per element", name, per)
+		}
+		runtime.KeepAlive(x)
+	}
+}
+
+// An engine with a memory bound refuses a buffer that would pass it, with
+// an error, and counts dead tensors' buffers out once collected.
+func TestMemoryBound(t *testing.T) {
+	e, err := NewEngine(Options{Device: "CPU", MaxBytes: 64 << 20})
+	if err != nil {
+		t.Skip(err)
+	}
+	for i := range 20 { // 16 MiB a round, 320 MiB in all
+		if err := Catch(func() { e.Rand([]int{4 << 20}, int64(i)).Add(1).Realize() }); err != nil {
+			t.Fatalf("round %d: %v", i, err)
+		}
+	}
+	err = Catch(func() { e.Rand([]int{32 << 20}).Realize() })
+	if err == nil || !strings.Contains(err.Error(), "out of memory") {
+		t.Errorf("a 128 MiB buffer under a 64 MiB bound: %v", err)
+	}
+	keep := e.Rand([]int{8 << 20}, 1).Realize() // 32 MiB held
+	err = Catch(func() { e.Rand([]int{8 << 20}, 2).Add(keep).Realize() })
+	if err == nil || !strings.Contains(err.Error(), "out of memory") {
+		t.Errorf("96 MiB held under a 64 MiB bound: %v", err)
+	}
+}
+
+// A deep graph (a loop without a realize) realizes without exhausting the
+// stack: the graph walks keep their own stacks, and a kernel fuses at most
+// maxFusedDepth ops deep. The stack is bounded to 16 MiB here, so that
+// 200,000 ops stand for the million that overflowed Go's 1 GB stack.
+func TestDeepGraph(t *testing.T) {
+	e := cpuEngine(t)
+	defer debug.SetMaxStack(debug.SetMaxStack(16 << 20))
+	x := e.FromFloats([]float64{1}, []int{1}, Float32)
+	want := float32(1)
+	for range 100_000 {
+		x = x.Mul(1.0000001).Add(0.5)
+		want = want*float32(1.0000001) + 0.5
+	}
+	if got := x.Item(); float32(got) != want {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// A long chain of elementwise ops is cut into kernels of bounded depth.
+func TestFusedDepthBound(t *testing.T) {
+	e := cpuEngine(t)
+	x := e.FromFloats([]float64{1, 2}, []int{2}, Float32)
+	for range 3000 {
+		x = x.Mul(1.0000001).Add(0.5)
+	}
+	items := schedule([]*lazy{x.n})
+	if len(items) < 6000/maxFusedDepth {
+		t.Errorf("%d kernels for 6000 fused ops", len(items))
+	}
+	for _, it := range items {
+		if d := astDepth(it.kernel.AST); d > maxFusedDepth+4 {
+			t.Fatalf("kernel %s is %d deep", it.kernel.Name, d)
+		}
+	}
+}
+
+func astDepth(n *codegen.Node) int {
+	d := 0
+	for _, s := range n.Src {
+		d = max(d, astDepth(s))
+	}
+	return d + 1
 }

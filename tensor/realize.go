@@ -158,6 +158,7 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 	}
 	for i, it := range items {
 		out, ok := inPlace(items, i, bufOf), false
+		shared := out != nil // an assigned buffer, already counted
 		if out != nil {
 			out.Share()
 			ok = true
@@ -169,6 +170,9 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 		}
 		if !ok {
 			out = devices.Alloc(it.out.dtype, prod(it.out.shape))
+		}
+		if !shared {
+			e.hold("realize", out)
 		}
 		bufs := []*devices.Buffer{out}
 		for _, in := range it.inputs {
@@ -344,6 +348,9 @@ func (e *Engine) run(it *item, bufs []*devices.Buffer, log io.Writer) {
 			fmt.Fprintf(log, "%s\n", prog)
 		}
 		r, err := e.dev.Compile(prog)
+		if ctx := e.context(); err != nil && ctx.Err() != nil {
+			panic(&Error{Msg: "interrupted", Err: ctx.Err()}) // the compiler was stopped
+		}
 		if err != nil {
 			// The device could not build the kernel (no compiler, a full
 			// disk): an error of the environment, not of tiny.

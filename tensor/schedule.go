@@ -51,6 +51,7 @@ func schedule(targets []*lazy) []*item {
 		s.realize[b] = true
 		s.collect(b)
 	}
+	s.boundDepth()
 	for s.fuseReduces() {
 	}
 	var items []*item
@@ -63,22 +64,46 @@ func schedule(targets []*lazy) []*item {
 }
 
 // collect visits the computed bases under b, marking the ones that must be
-// realized because of how they are viewed.
-func (s *scheduler) collect(b *lazy) {
-	if s.seen[b] || b.kind == kBuffer || b.kind == kConst {
+// realized because of how they are viewed. The walk keeps its own stack:
+// a graph may be a million ops deep (a loop without a realize).
+func (s *scheduler) collect(root *lazy) {
+	type frame struct {
+		b    *lazy
+		next int // the next source to visit
+	}
+	enter := func(b *lazy) bool {
+		if s.seen[b] || b.kind == kBuffer || b.kind == kConst {
+			return false
+		}
+		s.seen[b] = true
+		if b.kind == kContiguous {
+			s.realize[b] = true
+		}
+		if b.kind == kGather {
+			// The gathered tensor is read from memory at computed positions.
+			if c := b.src[0].baseOf(); c.kind != kBuffer {
+				s.realize[c] = true
+			}
+		}
+		return true
+	}
+	if !enter(root) {
 		return
 	}
-	s.seen[b] = true
-	if b.kind == kContiguous {
-		s.realize[b] = true
-	}
-	if b.kind == kGather {
-		// The gathered tensor is read from memory at computed positions.
-		if c := b.src[0].baseOf(); c.kind != kBuffer {
-			s.realize[c] = true
+	stack := []frame{{b: root}}
+	for steps := 0; len(stack) > 0; steps++ {
+		if steps%4096 == 4095 {
+			root.eng.checkInterrupt() // a large graph takes a while to walk
 		}
-	}
-	for i, src := range b.src {
+		f := &stack[len(stack)-1]
+		b := f.b
+		if f.next == len(b.src) {
+			s.order = append(s.order, b)
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		i, src := f.next, b.src[f.next]
+		f.next++
 		c := src.baseOf()
 		// A gather's positions are broadcast along the axes they do not
 		// index; an elementwise computation of them (negative positions
@@ -89,9 +114,36 @@ func (s *scheduler) collect(b *lazy) {
 				s.realize[c] = true
 			}
 		}
-		s.collect(c)
+		if enter(c) {
+			stack = append(stack, frame{b: c})
+		}
 	}
-	s.order = append(s.order, b)
+}
+
+// maxFusedDepth bounds the depth of the ops one kernel computes: a base
+// deeper than that in its kernel is realized, so that a long chain of
+// elementwise ops becomes several kernels the compiler builds quickly
+// (3,000 fused steps took CLANG a minute or more), and walks of a kernel's
+// AST stay shallow.
+const maxFusedDepth = 256
+
+// boundDepth realizes the bases whose depth in their kernel passes
+// maxFusedDepth, in dependency order.
+func (s *scheduler) boundDepth() {
+	depth := map[*lazy]int{}
+	for _, b := range s.order {
+		d := 0
+		for _, src := range b.src {
+			c := src.baseOf()
+			if !s.realize[c] {
+				d = max(d, depth[c])
+			}
+		}
+		depth[b] = d + 1
+		if d+1 > maxFusedDepth {
+			s.realize[b] = true
+		}
+	}
 }
 
 // expands reports whether view n may read an element of its base more than

@@ -190,25 +190,50 @@ func (t *Tensor) pow(y any, reverse bool) *Tensor {
 			}
 			return intPow(base, int(v))
 		}
+		if t.n.dtype.IsFloat() && (v == 0.5 || v == -0.5) {
+			// sqrt, as tinygrad rewrites it: the gradient at 0 is inf, as
+			// torch's. (Other half-integers take the general path, whose
+			// gradient at 0 is 0; x**k * sqrt(x) would give 0*inf.)
+			base, _ := t.broadcasted(y, false)
+			if v < 0 {
+				return base.Sqrt().Reciprocal()
+			}
+			return base.Sqrt()
+		}
 	}
 	a, b := t.broadcasted(y, reverse)
 	if a.n.dtype.IsInt() {
 		return intPowTensor(a, b) // exact: 11**7 is 19487171
 	}
 	x, e := a.floatOf(), b.floatOf()
-	mag := x.Abs().Log2().Mul(e).Exp2()
+	r := powFloats(x, e)
+	if !a.n.dtype.IsFloat() {
+		return r.Round().Cast(a.n.dtype)
+	}
+	// torch's gradient, not the primitives': d/dx = e*x**(e-1) (0 where e
+	// is 0), d/de = x**e * ln x (NaN for a negative x, 0 where x is 0 and e
+	// is not negative).
+	return withGrad(r, []*Tensor{x, e}, func(g *Tensor) []*Tensor {
+		dx := e.Eq(0).Where(0.0, g.Mul(e).Mul(powFloats(x, e.Sub(1.0))))
+		de := x.Eq(0).And(e.Ge(0)).Where(0.0, g.Mul(r).Mul(x.Log()))
+		return []*Tensor{dx, de}
+	})
+}
+
+// powFloats returns x**e for float tensors of one shape and dtype:
+// 2**(e*log2|x|), with the sign of a negative x for odd integral e and NaN
+// for fractional e; 0**e is 0, 1 or inf as e is positive, zero or negative.
+func powFloats(x, e *Tensor) *Tensor {
+	zero := x.Eq(0)
+	mag := zero.Where(1.0, x.Abs()).Log2().Mul(e).Exp2()
+	mag = zero.Where(e.Gt(0).Where(0.0, e.Eq(0).Where(1.0, math.Inf(1))), mag)
 	odd := e.Sub(e.Mul(0.5).Floor().Mul(2.0)).Eq(1.0)
 	integral := e.Eq(e.Floor())
 	neg := x.Lt(0)
 	r := neg.And(odd).Where(mag.Neg(), mag)
 	// Times NaN there, not a NaN constant: the gradient is NaN there too,
 	// as torch's, and untouched elsewhere.
-	r = r.Mul(neg.And(integral.Not()).Where(math.NaN(), 1.0))
-	r = e.Eq(0).Where(1.0, r)
-	if !a.n.dtype.IsFloat() {
-		return r.Round().Cast(a.n.dtype)
-	}
-	return r
+	return r.Mul(neg.And(integral.Not()).Where(math.NaN(), 1.0))
 }
 
 // intPow returns x**k for k >= 0 by repeated squaring.

@@ -85,9 +85,9 @@ func cpuMs() float64 {
 }
 
 // time1 returns the median milliseconds (wall, then CPU) of the forward
-// pass alone and of forward and backward together (the gradients of the
-// weight, the bias and, where the layer needs it, the input, realized in one
-// schedule).
+// pass alone and of forward and backward together (the output and the
+// gradients of the weight, the bias and, where the layer needs it, the
+// input, realized in one schedule).
 func time1(e *tensor.Engine, l Layer, runs int) (fwd, all, fwdCPU, allCPU float64) {
 	o := l.H - l.K + 1
 	x := e.Randn([]int{l.Batch, l.Cin, l.H, l.H}, 1).Realize()
@@ -108,7 +108,9 @@ func time1(e *tensor.Engine, l Layer, runs int) (fwd, all, fwdCPU, allCPU float6
 		if l.InputGrad {
 			targets = append(targets, x)
 		}
-		tensor.Realize(loss.Gradient(targets...)...)
+		// The output too, as a training step needs it (its gradient does
+		// not: a convolution is linear), and as PyTorch computes it.
+		tensor.Realize(append(loss.Gradient(targets...), y)...)
 	}
 	measure := func(backward bool) (float64, float64) {
 		for range 2 {

@@ -25,8 +25,14 @@ func TestReadmePictures(t *testing.T) {
 	if err := os.MkdirAll("docs/img", 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.MkdirAll("examples", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "examples/data"), "examples/data"); err != nil {
+		t.Fatal(err)
+	}
 	var out bytes.Buffer
-	it, err := interp.New(interp.Options{Device: "CPU", Stdout: &out, Stderr: &out})
+	it, err := interp.New(interp.Options{Device: "CPU", Stdout: &out, Stderr: &out, Files: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +44,7 @@ func TestReadmePictures(t *testing.T) {
 		t.Fatal(err)
 	}
 	written := strings.Fields(out.String())
-	if len(written) != 6 {
+	if len(written) != 7 {
 		t.Fatalf("pictures.tiny wrote %q", written)
 	}
 	for _, p := range written {

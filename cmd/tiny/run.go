@@ -31,14 +31,69 @@ func newInterp(cfg config, dir string, args []string, stdout, stderr io.Writer) 
 // interpOptions are the options of newInterp.
 func interpOptions(cfg config, dir string, args []string, stdout, stderr io.Writer) interp.Options {
 	return interp.Options{
-		Stdout:  stdout,
-		Stderr:  stderr,
-		Device:  cfg.device,
-		Debug:   cfg.debug,
-		Imports: importFS(dir),
-		Args:    args,
-		Files:   true,
+		Stdout:   stdout,
+		Stderr:   stderr,
+		Device:   cfg.device,
+		Debug:    cfg.debug,
+		Imports:  importFS(dir),
+		Args:     args,
+		Files:    true,
+		MaxBytes: memoryLimit(),
 	}
+}
+
+// memoryLimit is the bound on the bytes of tensor buffers a script may
+// hold: $TINY_MAX_MEMORY bytes (K, M, G suffixes) if set, else three
+// quarters of the machine's memory, so that a script that asks for too
+// much stops with an error instead of being killed.
+func memoryLimit() int64 {
+	if v := os.Getenv("TINY_MAX_MEMORY"); v != "" {
+		if n, ok := parseBytes(v); ok {
+			return n
+		}
+	}
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		var kb int64
+		if _, err := fmt.Sscanf(l, "MemTotal: %d kB", &kb); err == nil {
+			return kb << 10 / 4 * 3
+		}
+	}
+	return 0
+}
+
+// parseBytes parses a byte count with an optional K, M or G suffix.
+func parseBytes(s string) (int64, bool) {
+	mul := int64(1)
+	switch {
+	case strings.HasSuffix(s, "K"):
+		mul, s = 1<<10, strings.TrimSuffix(s, "K")
+	case strings.HasSuffix(s, "M"):
+		mul, s = 1<<20, strings.TrimSuffix(s, "M")
+	case strings.HasSuffix(s, "G"):
+		mul, s = 1<<30, strings.TrimSuffix(s, "G")
+	}
+	var n int64
+	if _, err := fmt.Sscanf(s, "%d", &n); err != nil || n < 0 {
+		return 0, false
+	}
+	return n * mul, true
+}
+
+// maxSource is the largest script tiny runs.
+const maxSource = 64 << 20
+
+// readSource reads a script of at most maxSource bytes: a huge or endless
+// file (/dev/zero) is an error, not an exhausted memory.
+func readSource(r io.Reader, name string) ([]byte, error) {
+	src, err := io.ReadAll(io.LimitReader(r, maxSource+1))
+	if err == nil && len(src) > maxSource {
+		err = fmt.Errorf("%s: larger than %d MiB, too large to run", name, maxSource>>20)
+	}
+	return src, err
 }
 
 // importFS returns the files under dir for imports. It is an os.Root, so
@@ -58,9 +113,13 @@ func runFile(cfg config, path string, args []string, stdin io.Reader, stdout, st
 	name, dir := path, filepath.Dir(path)
 	if path == "-" {
 		name, dir = "<stdin>", "."
-		src, err = io.ReadAll(stdin)
+		src, err = readSource(stdin, name)
 	} else {
-		src, err = os.ReadFile(path)
+		var f *os.File
+		if f, err = os.Open(path); err == nil {
+			src, err = readSource(f, path)
+			f.Close()
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "tiny: %v\n", err)

@@ -249,3 +249,15 @@ func TestStdoutWriteFailure(t *testing.T) {
 		t.Errorf("status %d, stderr %q", status, stderr.String())
 	}
 }
+
+// tiny run of an endless file stops with an error.
+func TestRunEndlessFile(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip(err)
+	}
+	var stdout, stderr strings.Builder
+	status := Main([]string{"run", "/dev/zero"}, config{}, strings.NewReader(""), &stdout, &stderr)
+	if status != 1 || !strings.Contains(stderr.String(), "too large") {
+		t.Errorf("status %d, stderr %q", status, stderr.String())
+	}
+}

@@ -1,6 +1,7 @@
 package clang
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -68,7 +69,7 @@ func (d *Device) CompileBatch(ps []*codegen.Program) ([]devices.Runner, error) {
 		seen[path] = true
 	}
 	if len(paths) >= 2 {
-		if n, err := buildBatch(tc, paths, objs); err == nil && n > 0 {
+		if n, err := buildBatch(d.context(), tc, paths, objs); err == nil && n > 0 {
 			pruneOnce(dir)
 			if d.opts.Debug >= 2 {
 				fmt.Fprintf(d.log, "clang: compiled %d kernels in one run of %s\n", n, tc.path)
@@ -98,7 +99,7 @@ func present(path string) bool {
 // shared object, loads it and puts it in the cache under every path it
 // claimed. It returns how many it built: paths another goroutine is
 // building or has loaded meanwhile are left to it.
-func buildBatch(tc *toolchain, paths, objs []string) (int, error) {
+func buildBatch(ctx context.Context, tc *toolchain, paths, objs []string) (int, error) {
 	wg := &sync.WaitGroup{}
 	wg.Add(1)
 	var mine []int
@@ -132,7 +133,7 @@ func buildBatch(tc *toolchain, paths, objs []string) (int, error) {
 		return 0, err
 	}
 	defer os.Remove(tmp)
-	if err := runCompiler(tc, tmp, src.String()); err != nil {
+	if err := runCompilerCtx(ctx, tc, tmp, src.String()); err != nil {
 		return 0, err
 	}
 	data, err := os.ReadFile(tmp)

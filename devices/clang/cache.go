@@ -2,6 +2,7 @@ package clang
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ebitengine/purego"
 )
@@ -147,6 +149,11 @@ var loaded = struct {
 // build returns the loaded shared object for src, compiling it unless the
 // cache holds a sound copy. compiled reports whether the compiler ran.
 func build(tc *toolchain, dir, src string) (l lib, compiled bool, err error) {
+	return buildCtx(context.Background(), tc, dir, src)
+}
+
+// buildCtx is build with the compiler run under ctx.
+func buildCtx(ctx context.Context, tc *toolchain, dir, src string) (l lib, compiled bool, err error) {
 	path := objectPath(tc, dir, src)
 	for {
 		loaded.Lock()
@@ -163,7 +170,7 @@ func build(tc *toolchain, dir, src string) (l lib, compiled bool, err error) {
 		wg.Add(1)
 		loaded.pending[path] = wg
 		loaded.Unlock()
-		l, compiled, err = buildFile(tc, path, src)
+		l, compiled, err = buildFile(ctx, tc, path, src)
 		loaded.Lock()
 		if err == nil {
 			loaded.libs[path] = l
@@ -187,14 +194,14 @@ func objectPath(tc *toolchain, dir, src string) string {
 // Another process's prune may remove the object at any moment: a hit then
 // falls through to the compile, and compile loads what it built before the
 // object is visible to others.
-func buildFile(tc *toolchain, path, src string) (lib, bool, error) {
+func buildFile(ctx context.Context, tc *toolchain, path, src string) (lib, bool, error) {
 	if ok := verify(path); ok {
 		if h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL); err == nil {
 			touch(path)
 			return lib{h}, false, nil
 		}
 	}
-	l, err := compile(tc, path, src)
+	l, err := compile(ctx, tc, path, src)
 	return l, true, err
 }
 
@@ -215,13 +222,13 @@ func verify(path string) bool {
 // compile runs the compiler on src and loads the object, then puts it and
 // its checksum at path through temporary files and renames. The object is
 // loaded under its temporary name, so that no prune can take it away first.
-func compile(tc *toolchain, path, src string) (lib, error) {
+func compile(ctx context.Context, tc *toolchain, path, src string) (lib, error) {
 	tmp, err := objectTemp(path)
 	if err != nil {
 		return lib{}, err
 	}
 	defer os.Remove(tmp)
-	if err := runCompiler(tc, tmp, src); err != nil {
+	if err := runCompilerCtx(ctx, tc, tmp, src); err != nil {
 		return lib{}, err
 	}
 	data, err := os.ReadFile(tmp)
@@ -247,10 +254,23 @@ func compile(tc *toolchain, path, src string) (lib, error) {
 
 // runCompiler builds src into the shared object out.
 func runCompiler(tc *toolchain, out, src string) error {
+	return runCompilerCtx(context.Background(), tc, out, src)
+}
+
+// runCompilerCtx is runCompiler under ctx: a done context kills the
+// compiler and fails with its error.
+func runCompilerCtx(ctx context.Context, tc *toolchain, out, src string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("clang: compile: %w", err)
+	}
 	args := append(append(append([]string{}, tc.args...), flags...), "-o", out, "-lm")
-	cmd := exec.Command(tc.path, args...)
+	cmd := exec.CommandContext(ctx, tc.path, args...) // killed once ctx is done
+	cmd.WaitDelay = time.Second                       // not waiting on what it started (a wrapper's children) holding its output
 	cmd.Stdin = strings.NewReader(src)
 	if msg, err := cmd.CombinedOutput(); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("clang: compile: %w", ctx.Err())
+		}
 		return &CompilerError{Compiler: tc.path, Err: err, Output: string(msg)}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package clang
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -88,7 +89,7 @@ func TestCacheCorrupt(t *testing.T) {
 	} {
 		src := testSource(t) + fmt.Sprintf("/* %d */\n", i)
 		path := objectPath(tc, dir, src)
-		if _, err := compile(tc, path, src); err != nil {
+		if _, err := compile(context.Background(), tc, path, src); err != nil {
 			t.Fatal(err)
 		}
 		data, err := os.ReadFile(path)

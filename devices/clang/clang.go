@@ -20,6 +20,7 @@
 package clang
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -131,12 +132,12 @@ func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
 		fmt.Fprintf(d.log, "%s\n", src)
 	}
 	obj, abi := objectSource(src, abi)
-	lib, compiled, err := build(tc, dir, obj)
+	lib, compiled, err := buildCtx(d.context(), tc, dir, obj)
 	if err != nil && writeFailure(err) {
 		// A cache that is read-only or full: compile into a temporary one.
 		var ferr error
 		if dir, ferr = fallbackDir(err); ferr == nil {
-			lib, compiled, err = build(tc, dir, obj)
+			lib, compiled, err = buildCtx(d.context(), tc, dir, obj)
 		}
 	}
 	var ce *CompilerError
@@ -165,6 +166,16 @@ func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
 		purego.RegisterFunc(&r.finish, fn)
 	}
 	return r, nil
+}
+
+// context returns the context compiles run under.
+func (d *Device) context() context.Context {
+	if d.opts.Context != nil {
+		if ctx := d.opts.Context(); ctx != nil {
+			return ctx
+		}
+	}
+	return context.Background()
 }
 
 // render returns RenderC(p), turning a renderer panic into an error.

@@ -1,10 +1,14 @@
 package clang
 
 import (
+	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"tiny/codegen"
 	"tiny/devices"
@@ -91,5 +95,34 @@ func TestCompilerErrorMessage(t *testing.T) {
 	err = runCompiler(tc, out, "int f(void) { return undeclared_thing; }\n")
 	if err == nil || !strings.Contains(err.Error(), "undeclared_thing") || strings.Count(err.Error(), "\n") > 0 {
 		t.Errorf("compiler error: %v", err)
+	}
+}
+
+// A compile whose context is done kills the compiler and fails with the
+// context's error.
+func TestCancelKillsCompiler(t *testing.T) {
+	open(t, "", 1)
+	resetCompiler(t)
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skip(err)
+	}
+	script := filepath.Join(t.TempDir(), "slowcc")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nsleep 30\nexec "+cc+" \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CC", script)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	d, _ := Open(devices.Options{CacheDir: t.TempDir(), Context: func() context.Context { return ctx }})
+	s := shape.FromInts(7)
+	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), spec(f32, 7)), codegen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = d.Compile(p)
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 10*time.Second {
+		t.Errorf("cancelled compile: %v after %v", err, time.Since(start))
 	}
 }

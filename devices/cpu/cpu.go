@@ -270,6 +270,16 @@ func (prog *program) combineParts(fr *frame, parts [][]any) {
 			copy(fr.own.i32[i], d)
 		case []int64:
 			copy(fr.own.i64[i], d)
+		case []int8:
+			copy(fr.own.i8[i], d)
+		case []int16:
+			copy(fr.own.i16[i], d)
+		case []uint16:
+			copy(fr.own.u16[i], d)
+		case []uint32:
+			copy(fr.own.u32[i], d)
+		case []uint64:
+			copy(fr.own.u64[i], d)
 		case []uint8:
 			copy(fr.own.u8[i], d)
 		}

@@ -146,6 +146,11 @@ func TestDTypes(t *testing.T) {
 		check(t, kt.Kernel(s, kt.Op(op, d, kt.Load(1, d, s), kt.Load(2, d, s)), spec(d, 1500), spec(d, 1500)))
 		check(t, kt.Kernel(s, kt.Op(codegen.OpCast, d, kt.Load(1, f32, s)), spec(f32, 1500)))
 		check(t, kt.Kernel(s, kt.Op(codegen.OpCast, f32, kt.Load(1, d, s)), spec(d, 1500)))
+		// A reduce long enough to be split across workers: the partials
+		// of every dtype are combined and copied back.
+		for _, n := range []int{16, 20000} {
+			check(t, kt.Kernel(shape.FromInts(1), kt.Reduce(codegen.OpMax, d, []int{0}, kt.Load(1, d, shape.FromInts(n))), spec(d, n)))
+		}
 	}
 }
 

@@ -42,6 +42,12 @@ func (c *compiler) access(idx int, gate int) access {
 	if a, ok := c.fastIndex(idx); ok && gate < 0 {
 		return access{fast: true, aff: a}
 	}
+	if a, ok := c.fastIndex(idx); ok && c.vecMode() && c.home(gate) != c.blk.rng {
+		// A gate fixed for the whole run (a gather's range check on a
+		// position loaded outside the loop): one test per run, then the
+		// affine path.
+		return access{fast: true, aff: a, gate: c.in(gate), gated: true}
+	}
 	ac := access{idx: c.in(idx)}
 	if gate >= 0 {
 		ac.gate, ac.gated = c.in(gate), true
@@ -99,6 +105,29 @@ func (c *compiler) load(i int) vfunc {
 func loadv[S, R num](dst int, m memFn[S], ac access, alt R, conv func(S) R) vfunc {
 	if ac.fast {
 		a := ac.aff
+		if ac.gated {
+			// Copies, never aliases the buffer: a run with the gate off
+			// writes alt into the register.
+			g := ac.gate.slot
+			return func(fr *frame, blk, n int) {
+				d := get[R](&fr.cur)[dst][:n]
+				if fr.cur.u8[g][0] == 0 {
+					for i := range d {
+						d[i] = alt
+					}
+					return
+				}
+				src, j := m(fr), a.base(fr)+a.coef*blk
+				for i := range d {
+					if conv != nil {
+						d[i] = conv(src[j])
+					} else {
+						d[i] = R(src[j])
+					}
+					j += a.coef
+				}
+			}
+		}
 		if a.coef == 1 && conv == nil {
 			return func(fr *frame, blk, n int) {
 				off := a.base(fr) + blk

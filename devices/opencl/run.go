@@ -3,6 +3,7 @@ package opencl
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 	"unsafe"
@@ -60,7 +61,9 @@ func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) error {
 		if b.DType != p.Bufs[i].DType || b.Len < p.Bufs[i].Size {
 			return fmt.Errorf("opencl: %s: buffer %d is %s[%d], want %s[%d]", p.Name, i, b.DType, b.Len, p.Bufs[i].DType, p.Bufs[i].Size)
 		}
-		m, err := c.onDevice(b, i == 0)
+		// An output that is also an input (an assign written in place)
+		// needs its data on the device like any input.
+		m, err := c.onDevice(b, i == 0 && !slices.Contains(bufs[1:], b))
 		if err != nil {
 			return fmt.Errorf("opencl: %s: %w", p.Name, err)
 		}

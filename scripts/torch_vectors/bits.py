@@ -66,6 +66,23 @@ s.add("m_lshift", "u.lshift(1)", {"u": u}, lambda u: u << 1)
 s.add("m_rshift", "u.rshift(x=4)", {"u": u}, lambda u: u >> 4)
 s.add("shift_permuted", "u.permute(1, 0) >> 1", {"u": u}, lambda u: u.permute(1, 0) >> 1)
 
+# The other integer dtypes: signed ones take & | ^ ~, unsigned ones shift too
+# and wrap in their width (torch computes uint16/uint32 in int64 here).
+i8, i16 = torch.int8, torch.int16
+s.add("int8_ops", "(a & 7) + (a | -128) + (a ^ 5) + ~a", {"a": ints(6, dtype=i8, lo=-128, hi=128)},
+      lambda a: (a & 7) + (a | -128) + (a ^ 5) + ~a)
+s.add("int16_not", "~a & 255", {"a": ints(6, dtype=i16, lo=-32768, hi=32768)}, lambda a: ~a & 255)
+for name, bits in (("uint16", 16), ("uint32", 32)):
+    if not hasattr(torch, name):
+        continue
+    d = getattr(torch, name)
+    w = torch.randint(0, 2**bits - 1, (6,), dtype=torch.int64)
+    mask = 2**bits - 1
+    s.add(f"{name}_lshift", "w.cast(%s) << 3" % name, {"w": w}, lambda w, d=d, m=mask: ((w << 3) & m).to(d))
+    s.add(f"{name}_rshift", "w.cast(%s) >> 5" % name, {"w": w}, lambda w, d=d: (w >> 5).to(d))
+    s.add(f"{name}_not", "~w.cast(%s)" % name, {"w": w}, lambda w, d=d, m=mask: (w ^ m).to(d))
+    s.add(f"{name}_xor", "w.cast(%s) ^ 12345" % name, {"w": w}, lambda w, d=d: (w ^ 12345).to(d))
+
 s.error("float_and", "x & 1", {"x": torch.randn(3)}, "not supported")
 s.error("float_not", "~x", {"x": torch.randn(3)}, "not supported")
 s.error("float_operand", "a & x", {"a": ints(3), "x": torch.randn(3)}, "not supported")

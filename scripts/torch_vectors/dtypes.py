@@ -193,4 +193,14 @@ case("bitcast_permuted", "a.T.bitcast(int32)", {"a": fb.reshape(2, 2)}, fb.resha
 s.error("bitcast_bad_split", "a.bitcast(int64)", {"a": t([1, 2, 3], dtype=torch.int32)}, "does not split")
 s.error("bitcast_0d", "a.bitcast(int16)", {"a": t(1, dtype=torch.int32)}, "0-d")
 s.error("bitcast_grad", "a.requires_grad_().bitcast(int32)", {"a": t([1.0])}, "bitcast")
+# matmul accumulates in the sum dtype and gives the operands' dtype, as
+# tinygrad's dot: uint8 @ uint8 wraps to uint8, bool @ bool is bool.
+m8a = torch.randint(0, 256, (3, 5), dtype=torch.int64)
+m8b = torch.randint(0, 256, (5, 2), dtype=torch.int64)
+case("matmul_uint8", "a @ b", {"a": m8a.to(torch.uint8), "b": m8b.to(torch.uint8)}, ((m8a @ m8b) % 256).to(torch.uint8))
+case("matmul_int8", "a @ b", {"a": (m8a - 128).to(torch.int8), "b": (m8b - 128).to(torch.int8)},
+     Raw([wrap(v, "int8") for v in ((m8a - 128) @ (m8b - 128)).reshape(-1).tolist()], [3, 2]), "int8")
+ba, bb = torch.rand(2, 3) > 0.5, torch.rand(3, 4) > 0.5
+case("matmul_bool", "a @ b", {"a": ba, "b": bb}, (ba.long() @ bb.long()) > 0)
+case("matmul_uint8_int32", "a @ b", {"a": m8a.to(torch.uint8), "b": m8b.to(torch.int32)}, (m8a @ m8b).to(torch.int32))
 s.write()

@@ -84,6 +84,12 @@ s.add("slice_and_index", "x[1:, i]", {"x": r(4, 5), "i": ints(4, 0)}, lambda x, 
 s.add("duplicate_rows_grad", "x[i]", {"x": r(3, 2), "i": ints(1, 1, 1, 0)}, lambda x, i: x[i.long()], grad=("x",))
 s.add("two_out_of_range", "x[i, j]", {"x": r(3, 4), "i": ints(0, 5, 2), "j": ints(1, 1, 9)},
       lambda x, i, j: torch.stack([x[0, 1], torch.zeros(()), torch.zeros(())]), grad=("x",))
+s.add("uint8_indices", "x[i, j]", {"x": r(20, 30), "i": torch.tensor([19, 1], dtype=torch.uint8).int(),
+                                    "j": torch.tensor([29, 0], dtype=torch.uint8).int()},
+      lambda x, i, j: x[i.long(), j.long()], grad=("x",))
+s.add("uint8_index_cast", "x[i.cast(uint8), j.cast(uint8)]", {"x": r(20, 30), "i": ints(19, 1), "j": ints(29, 0)},
+      lambda x, i, j: x[i.long(), j.long()], grad=("x",))
+s.add("int64_index", "x[i.cast(int64)]", {"x": r(5, 2), "i": ints(4, -5, 2)}, lambda x, i: x[i.long()], grad=("x",))
 # Errors.
 s.error("float_index", "x[i]", {"x": r(3), "i": torch.tensor([0.0, 1.0])}, "index dtype float32 is not supported")
 s.error("bool_index", "x[i]", {"x": r(3), "i": torch.tensor([True, False, True])}, "index dtype bool is not supported")
@@ -244,5 +250,27 @@ while made < 100:
         continue
     src, inputs, fn = c
     s.add(f"random_{made}", src, inputs, fn, grad=("x",))
+    made += 1
+
+# The same mixtures as setitem targets, with a value of the selection's shape.
+made = 0
+while made < 40:
+    c = rand_case(made)
+    if c is None:
+        continue
+    src, inputs, fn = c
+    sel = fn(**inputs)
+    v = torch.randn(sel.shape)
+    inputs = dict(inputs, v=v)
+    key_src = src[len("x["):-1]
+
+    def torch_set_key(x, v, src=src, **idx):
+        y = x.clone()
+        env = {k: (t.long() if t.dtype == torch.int32 else t) for k, t in idx.items()}
+        env["y"] = y
+        env["v"] = v
+        exec("y[" + src[2:-1].replace("none", "None") + "] = v", {}, env)
+        return y
+    s.add(f"random_set_{made}", setitem(f"y[{key_src}] = v"), inputs, torch_set_key)
     made += 1
 s.write()

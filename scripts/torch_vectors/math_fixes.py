@@ -21,6 +21,24 @@ s.add("pow_negative_base", "x ** y", {"x": xb, "y": yb}, lambda x, y: x ** y, gr
 s.add("pow_negative_base_grad_y", "x ** y", {"x": xb[3:], "y": yb[3:]}, lambda x, y: x ** y, grad=("x", "y"))
 s.add("pow_negative_scalar", "x ** 0.5", {"x": t([-4.0, 4.0])}, lambda x: x ** 0.5, grad=("x",))
 
+# x**y at x = 0 and at y = 0: no NaN gradient; e's gradient is ln|x| at y = 0.
+s.add("pow_zero_base", "x ** y", {"x": t([0.0, 0.0, 2.0, 3.0, 0.0]), "y": t([2.0, 0.0, 0.0, 1.5, 3.0])},
+      lambda x, y: x ** y, grad=("x", "y"))
+# torch's pow gradient everywhere: inf at 0**0.5, -inf at 0**-1, NaN for a
+# negative base in e's gradient.
+s.add("pow_torch_edges", "x ** y", {"x": t([0.0, 0.0, 0.0, 2.0, -2.0, 0.0, -2.0, 3.0, -1.5]),
+                                    "y": t([2.0, 0.5, 0.0, 0.0, 3.0, -1.0, 0.5, 1.5, -2.0])},
+      lambda x, y: x ** y, grad=("x", "y"))
+s.add("pow_broadcast", "x ** y", {"x": torch.rand(2, 3) + 0.5, "y": r(3)}, lambda x, y: x ** y, grad=("x", "y"))
+s.add("rpow_negative_base", "(-2.0) ** y", {"y": t([1.0, 2.0, 0.5])}, lambda y: (-2.0) ** y, grad=("y",))
+
+# Half-integer scalar exponents go through sqrt (tinygrad's rewrite): the
+# gradient at 0 is sqrt's.
+for e in ("0.5", "1.5", "-0.5", "2.5"):
+    xs = t([0.0, 4.0, -1.0, 2.25]) if not e.startswith("-") else t([4.0, -1.0, 2.25])
+    s.add(f"pow_scalar_{e}", f"x ** {e}", {"x": xs}, lambda x, e=float(e): x ** e, grad=("x",))
+s.add("pow_scalar_general", "x ** 1.3", {"x": t([0.5, 4.0, -1.0, 2.25])}, lambda x: x ** 1.3, grad=("x",))
+
 # min/argmin of int32 with INT32_MIN present (-x wrapped).
 imin = t([[3, -2147483648, 7], [2147483647, 0, -2147483648]], dtype=torch.int32)
 s.add("min_int32_min", "x.min()", {"x": imin}, lambda x: x.min())

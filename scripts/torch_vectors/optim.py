@@ -180,6 +180,17 @@ def layers():
     idx = torch.tensor([[1, 6, 0], [3, 3, 2]], dtype=torch.int32)
     s.add("embedding", imp + "e = nn.Embedding(7, 3); e.weight.assign(w); return e(i) })()",
           {"w": ew, "i": idx}, lambda w, i: torch.nn.functional.embedding(i.long(), w), grad=("w",))
+    xc = torch.randn(2, 4, 7, 6)
+    kw, kb = torch.randn(6, 2, 3, 3), torch.randn(6)
+    s.add("conv2d", imp + "c = nn.Conv2d(4, 6, 3, stride=2, padding=1, groups=2); c.weight.assign(w); c.bias.assign(b); "
+          "return c(x) })()", {"x": xc, "w": kw, "b": kb},
+          lambda x, w, b: torch.nn.functional.conv2d(x, w, b, stride=2, padding=1, groups=2), grad=("x", "w", "b"),
+          atol=1e-5)
+    tw, tb = torch.randn(4, 3, 3, 2), torch.randn(3)
+    s.add("conv_transpose2d", imp + "c = nn.ConvTranspose2d(4, 3, (3, 2), stride=2, padding=1, output_padding=1); "
+          "c.weight.assign(w); c.bias.assign(b); return c(x) })()", {"x": xc, "w": tw, "b": tb},
+          lambda x, w, b: torch.nn.functional.conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1),
+          grad=("x", "w", "b"), atol=1e-5)
     s.add("dropout eval", imp + "d = nn.Dropout(0.5); return d(x) })()", {"x": x}, lambda x: x * 1, grad=("x",))
     s.add("sequential", imp + "l = nn.Linear(3, 2); l.weight.assign(w); l.bias.assign(b); "
           "m = nn.sequential([l, nn.relu, fn (t) { return t * 2 }]); return m(x) })()",
