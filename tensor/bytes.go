@@ -24,6 +24,6 @@ func (t *Tensor) Bytes() []byte {
 	if len(out) == 0 {
 		return out
 	}
-	t.withData(func(b *devices.Buffer) { copy(out, b.Data) })
+	t.withData(func(b *devices.Buffer) { b.Sync(); copy(out, b.Data) })
 	return out
 }

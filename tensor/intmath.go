@@ -56,7 +56,7 @@ func (t *Tensor) Bitcast(d DType) *Tensor {
 		shp[last] = shp[last] * os / ns
 	}
 	var raw []byte
-	t.withData(func(b *devices.Buffer) { raw = append([]byte(nil), b.Data[:b.Len*os]...) })
+	t.withData(func(b *devices.Buffer) { b.Sync(); raw = append([]byte(nil), b.Data[:b.Len*os]...) })
 	nb := alloc("bitcast", d, len(raw)/ns)
 	copy(nb.Data, raw)
 	if d == Bool {
