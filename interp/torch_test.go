@@ -127,6 +127,12 @@ func TestTorchVectors(t *testing.T) {
 		t.Fatal("no torch vectors in testdata/torch")
 	}
 	for _, dev := range devices.Names() {
+		if dev == "GPU" && os.Getenv("TINY_TEST_GPU") == "" {
+			// pocl compiles each new kernel in about a second, and the
+			// suites hold thousands: opt-in (docs/opencl.md).
+			t.Log("GPU not tested here: set TINY_TEST_GPU=1")
+			continue
+		}
 		for _, f := range files {
 			raw, err := os.ReadFile(f)
 			if err != nil {
