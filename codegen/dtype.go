@@ -159,3 +159,22 @@ func Promote(a, b DType) DType {
 	}
 	return promoteTable[a][b]
 }
+
+// wrapUnsigned returns v converted to the unsigned dtype d, wrapped to its
+// width as the CPU device converts: the value every renderer writes as
+// d's constant.
+func wrapUnsigned(v float64, d DType) uint64 {
+	var u uint64
+	switch {
+	case v >= 1<<64:
+		u = math.MaxUint64 // the float64 nearest it is 2**64
+	case v >= 1<<63:
+		u = uint64(v)
+	default:
+		u = uint64(int64(v))
+	}
+	if bits := 8 * d.Size(); bits < 64 {
+		u &= 1<<bits - 1
+	}
+	return u
+}

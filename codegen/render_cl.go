@@ -218,19 +218,7 @@ func clConst(v float64, d DType) string {
 		return s + suffix
 	}
 	if d.IsUnsigned() {
-		// The value wrapped to the width, as the CPU device converts.
-		var u uint64
-		switch {
-		case v >= 1<<64:
-			u = math.MaxUint64 // the float64 nearest it is 2**64
-		case v >= 1<<63:
-			u = uint64(v)
-		default:
-			u = uint64(int64(v))
-		}
-		if bits := 8 * d.Size(); bits < 64 {
-			u &= 1<<bits - 1
-		}
+		u := wrapUnsigned(v, d)
 		switch d {
 		case Uint32:
 			return strconv.FormatUint(u, 10) + "U"
