@@ -17,7 +17,7 @@
 //  1. merge (plan.go): drop size-1 axes and join adjacent axes of the same
 //     kind wherever every ShapeTracker can hold the joined shape in its last
 //     view, so a contiguous (4096, 4096) add becomes one loop of 16M.
-//  2. order (schedule.go): choose the loop nest. Reduce loops go innermost,
+//  2. order (nest.go): choose the loop nest. Reduce loops go innermost,
 //     the one that walks memory with the smallest stride last. When an output
 //     axis walks memory more closely than any reduce axis (sum over axis 0,
 //     matmul), it moves inside the reduce loops with an array of

@@ -45,7 +45,7 @@ func simpleView(n *lazy) bool {
 
 // emitGather returns the OpGather reading gather node b's source through
 // st, a tracker from the kernel's space onto b's layout.
-func (bd *builder) emitGather(b *lazy, st shape.Tracker) *codegen.Node {
+func (bd *astWriter) emitGather(b *lazy, st shape.Tracker) *codegen.Node {
 	x, axis := b.src[0], b.axes[0]
 	xst := shape.FromInts(x.shape...)
 	if x.kind == kView {

@@ -256,8 +256,8 @@ func (s *scheduler) kernelReduce(o *lazy) *lazy {
 	return find(o)
 }
 
-// builder emits one kernel's AST.
-type builder struct {
+// astWriter emits one kernel's AST.
+type astWriter struct {
 	s      *scheduler
 	out    *lazy
 	red    *lazy
@@ -268,7 +268,7 @@ type builder struct {
 
 // build returns the kernel that computes base o.
 func (s *scheduler) build(o *lazy) *item {
-	bd := &builder{s: s, out: o, red: s.kernelReduce(o), bufIdx: map[*lazy]int{}, memo: map[string]*codegen.Node{}}
+	bd := &astWriter{s: s, out: o, red: s.kernelReduce(o), bufIdx: map[*lazy]int{}, memo: map[string]*codegen.Node{}}
 	space := o.shape
 	if bd.red != nil {
 		space = bd.red.shape
@@ -287,7 +287,7 @@ func (s *scheduler) build(o *lazy) *item {
 // emit returns the AST of node n read through st, a tracker from the
 // kernel's current space (full shape below the reduce, keepdim shape above)
 // onto n's row-major layout.
-func (bd *builder) emit(n *lazy, st shape.Tracker) *codegen.Node {
+func (bd *astWriter) emit(n *lazy, st shape.Tracker) *codegen.Node {
 	b := n.baseOf()
 	if n.kind == kView {
 		st = n.st.Compose(st)
@@ -326,7 +326,7 @@ func (bd *builder) emit(n *lazy, st shape.Tracker) *codegen.Node {
 }
 
 // emitBase returns the AST of computed base b read through st.
-func (bd *builder) emitBase(b *lazy, st shape.Tracker) *codegen.Node {
+func (bd *astWriter) emitBase(b *lazy, st shape.Tracker) *codegen.Node {
 	var x *codegen.Node
 	switch b.kind {
 	case kContiguous:
@@ -348,7 +348,7 @@ func (bd *builder) emitBase(b *lazy, st shape.Tracker) *codegen.Node {
 
 // input returns the kernel buffer index of realized base b, adding it to
 // the kernel's inputs on first use.
-func (bd *builder) input(b *lazy) int {
+func (bd *astWriter) input(b *lazy) int {
 	i, ok := bd.bufIdx[b]
 	if !ok {
 		bd.inputs = append(bd.inputs, b)
