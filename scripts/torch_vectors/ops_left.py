@@ -43,4 +43,23 @@ s.add("conv2d_double_backward_strided",
       "(x.conv2d(w, stride=2, padding=1) * x.conv2d(w, stride=2, padding=1)).sum().gradient(x)[0]",
       {"x": x, "w": w}, lambda x, w: conv_gx(x, w, stride=2, padding=1), grad=("x", "w"), gatol=1e-3)
 
+# matmul and dot with acc_dtype= (tinygrad's): the products summed in, and
+# given as, that dtype. float16 products whose sum passes 65504 stay finite
+# in float32; int8 sums past 127 stay exact in int32.
+h = torch.full((3, 512), 200.0, dtype=torch.float16)
+s.add("matmul_acc_float32", "x.matmul(y, acc_dtype=float32)", {"x": h, "y": h.T.contiguous()},
+      lambda x, y: x.float() @ y.float())
+s.add("dot_acc_float32", "x.dot(y, acc_dtype=float32)", {"x": h, "y": h.T.contiguous()},
+      lambda x, y: x.float() @ y.float())
+s.add("matmul_noacc_float16", "x.matmul(y)", {"x": h, "y": h.T.contiguous()}, lambda x, y: (x.float() @ y.float()).half())
+i8 = torch.randint(-11, 12, (4, 30), dtype=torch.int8)
+s.add("matmul_acc_int32", "x.matmul(y, acc_dtype=int32)", {"x": i8, "y": i8.T.contiguous()},
+      lambda x, y: x.int() @ y.int())
+s.add("matmul_reverse_acc", "x.matmul(y, true, int32)", {"x": i8.T.contiguous(), "y": i8},
+      lambda x, y: y.int() @ x.int())
+s.add("dot_acc_positional", "x.dot(y, int32)", {"x": i8[0], "y": i8[1]}, lambda x, y: x.int() @ y.int())
+s.add("matmul_acc_grad", "x.matmul(y, acc_dtype=float32)", {"x": r(3, 4), "y": r(4, 2)},
+      lambda x, y: x @ y, grad=("x", "y"))
+s.error("matmul_acc_bad", "x.matmul(y, acc_dtype=5)", {"x": r(2, 2), "y": r(2, 2)}, "want a dtype")
+
 s.write()
