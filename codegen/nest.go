@@ -142,6 +142,14 @@ func (pl *plan) order(opts Options) nest {
 	if u >= 0 {
 		row = pl.rowAxis(gs, u, t.Rows)
 	}
+	rowLen, blk := 0, 0
+	if row >= 0 {
+		rowLen, blk = pl.shape[row], pl.rowBlock(gs, u, row, t.Rows)
+	}
+	if blk > 0 {
+		nt.outer = append(nt.outer, loop{axis: row, size: rowLen / blk, mul: blk, kind: RangeGlobal})
+		rowLen = blk
+	}
 	for _, g := range gs {
 		if g != u && g != row {
 			nt.outer = append(nt.outer, loop{axis: g, size: pl.shape[g], mul: 1, kind: RangeGlobal})
@@ -165,7 +173,7 @@ func (pl *plan) order(opts Options) nest {
 		nt.inner = []loop{{axis: u, size: in, mul: 1, kind: RangeInner}}
 	}
 	if row >= 0 {
-		nt.outer = append(nt.outer, tileLoop(row, pl.shape[row], t.Rows))
+		nt.outer = append(nt.outer, tileLoop(row, rowLen, t.Rows))
 		nt.upcast = []loop{{axis: row, size: t.Rows, mul: 1}}
 	}
 	if u < 0 && len(nt.red) > 0 && !opts.NoReorder {
@@ -264,6 +272,36 @@ func (pl *plan) rowAxis(gs []int, u, rows int) int {
 		}
 	}
 	return best
+}
+
+// rowBlock returns the size of the blocks the row axis of a register tile
+// is cut into, outermost, or 0. It cuts when other output loops the shared
+// load does not depend on sit outside the tile (a convolution's output
+// positions, with the batch as rows): walking every row at each position
+// reads the rows' windows at all positions, megabytes, from L3 again at
+// the next position, while a block's stay in L2.
+func (pl *plan) rowBlock(gs []int, u, row, rows int) int {
+	const blockRows = 32
+	n := pl.shape[row]
+	if n%blockRows != 0 || n < 4*blockRows || !tileable(blockRows, rows) {
+		return 0
+	}
+	other := false
+	for _, g := range gs {
+		if g == u || g == row {
+			continue
+		}
+		other = true
+		for _, s := range pl.loadStrides() {
+			if s[row] == 0 && s[g] != 0 {
+				return 0 // a batched matmul: the shared operand changes with g
+			}
+		}
+	}
+	if !other {
+		return 0
+	}
+	return blockRows
 }
 
 // addLanes splits the innermost reduce loop into a loop over groups of
