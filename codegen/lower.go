@@ -46,7 +46,10 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 	if !pl.emptyOutput() {
 		e.emit(nt)
 	}
-	p = &Program{Name: k.Name, UOps: e.b.linearize(), Bufs: k.Bufs, SplitReduce: nt.split}
+	rw := newRewriter(e.b.linearize())
+	rw.foldExp2()
+	rw.fuseMulAcc()
+	p = &Program{Name: k.Name, UOps: rw.compact(), Bufs: k.Bufs, SplitReduce: nt.split}
 	if p.Name == "" {
 		p.Name = pl.name()
 	}
