@@ -77,7 +77,7 @@ func (r *rewriter) fuseMulAcc() int {
 	n := 0
 	for i := range r.u {
 		u := &r.u[i]
-		if u.DType == Index || u.DType == Bool {
+		if r.dead[i] || u.DType == Index || u.DType == Bool {
 			continue
 		}
 		h := r.scope[i]
@@ -112,7 +112,7 @@ func (r *rewriter) foldExp2() int {
 	for i := range r.u {
 		u := &r.u[i]
 		h := r.scope[i]
-		if u.Op != OpExp2 || !u.DType.IsFloat() || h < 0 || !r.only(u.Src[0], u.DType, h, OpMul) {
+		if r.dead[i] || u.Op != OpExp2 || !u.DType.IsFloat() || h < 0 || !r.only(u.Src[0], u.DType, h, OpMul) {
 			continue
 		}
 		m := u.Src[0]

@@ -73,6 +73,15 @@ func TestFoldExp2(t *testing.T) {
 	if p2 := lower(t, k2, Options{}); floats(p2, OpMul) != 0 || !strings.Contains(p2.String(), "EXP2") {
 		t.Errorf("want EXP2 [x, c]\n%s", p2)
 	}
+	// exp2((x*2 + 1) * c): the ADD folds into the EXP2, and its MUL, now
+	// the EXP2's operand, must stay (no MULACC of the folded ADD).
+	two := &Node{Op: OpConst, DType: Float32, Val: 2, ST: c.ST}
+	one := &Node{Op: OpConst, DType: Float32, Val: 1, ST: c.ST}
+	k3 := &Kernel{AST: store(Float32, s, alu(OpExp2, Float32, alu(OpMul, Float32, alu(OpAdd, Float32, alu(OpMul, Float32, load(1, Float32, s), two), one), c))),
+		Bufs: []BufSpec{{Float32, 64 * 128}, {Float32, 64 * 128}}}
+	if p3 := lower(t, k3, Options{}); floats(p3, OpMul) != 1 || count(p3, OpMulAcc) != 0 {
+		t.Errorf("want EXP2 [x*2, 1, c]\n%s", p3)
+	}
 }
 
 // floats counts the uops of p with op and a float dtype.
