@@ -67,12 +67,19 @@ type Program struct {
 	Work        int64 // loop iterations per run (the product of all loop sizes), to decide how many workers pay off
 	Flops       int64 // estimated ALU operations per run
 	Bytes       int64 // estimated bytes moved per run (each buffer once)
+
+	// Opts are the optimizations Lower applied (opt.go), in order:
+	// Options.Replay with them lowers the kernel to this Program again.
+	Opts Opts
 }
 
-// String prints the uop list, one uop per line, the way DEBUG=3 shows it:
-// index, op, dtype, operands and argument.
+// String prints the applied optimizations, then the uop list, one uop per
+// line, the way DEBUG=3 shows it: index, op, dtype, operands and argument.
 func (p *Program) String() string {
 	var b strings.Builder
+	if len(p.Opts) > 0 {
+		fmt.Fprintf(&b, "opts %s\n", p.Opts)
+	}
 	depth := 0
 	for i, u := range p.UOps {
 		if u.Op == OpEnd {
