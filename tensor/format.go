@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"tiny/codegen"
 	"tiny/devices"
 )
 
@@ -110,7 +111,7 @@ func elemString(b *devices.Buffer, i int) string {
 	case Int64:
 		return strconv.FormatInt(b.Int64s()[i], 10)
 	case Float16:
-		return FormatFloat(float64(halfToFloat(b.Uint16s()[i])), Float16)
+		return FormatFloat(float64(codegen.HalfToFloat(b.Uint16s()[i])), Float16)
 	case Float32:
 		return FormatFloat(float64(b.Float32s()[i]), Float32)
 	case Uint64:
@@ -161,10 +162,10 @@ func FormatFloat(v float64, d DType) string {
 // formatHalf prints a float16 value with the fewest digits that read back
 // to the same half.
 func formatHalf(v float64) string {
-	h := halfBits(float32(v))
+	h := codegen.FloatToHalf(float32(v))
 	for prec := 1; prec < 17; prec++ {
 		s := strconv.FormatFloat(v, 'g', prec, 64)
-		if f, err := strconv.ParseFloat(s, 64); err == nil && halfBits(float32(f)) == h {
+		if f, err := strconv.ParseFloat(s, 64); err == nil && codegen.FloatToHalf(float32(f)) == h {
 			return FormatFloat(f, Float64)
 		}
 	}
