@@ -8,8 +8,12 @@
 //	runner, err := dev.Compile(prog)                      // once per distinct kernel
 //	err = runner.Run(bufs, nil)                           // bufs[0] is the output
 //
-// Callers cache runners by kernel.String(), the printed AST, which holds
-// everything that decides the program.
+// The engine caches runners by a key it writes from the kernel (tensor's
+// cacheKey): every AST node once, with its op, dtype, sources, buffer,
+// constant, reduce op and axes, the ShapeTracker of loads, constants,
+// stores and gathers, a gather's stride and bound, then each buffer's dtype
+// and size. That is everything Lower reads but the name, and an engine
+// lowers with one device's Options.
 //
 // Lower works in three steps, each a small pass over a plan of the kernel's
 // axes:

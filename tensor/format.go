@@ -33,14 +33,8 @@ func (t *Tensor) String() string {
 			b.WriteString(", shape=" + FormatShape(shp))
 		}
 	} else {
-		summarize := t.Numel() > threshold
-		offs := shownOffsets(shp, summarize)
-		strs := t.pickStrings(offs)
-		leaves := make(map[int]string, len(offs))
-		for i, o := range offs {
-			leaves[o] = strs[i]
-		}
-		b.WriteString(formatArray(leaves, shp, summarize, strings.Repeat(" ", len("tensor("))))
+		axes, leaves := t.Shown()
+		b.WriteString(formatArray(leaves, shp, axes, strings.Repeat(" ", len("tensor("))))
 	}
 	if t.n.dtype != Float32 {
 		b.WriteString(", dtype=" + t.n.dtype.String())
@@ -172,29 +166,46 @@ func formatHalf(v float64) string {
 	return FormatFloat(v, Float64)
 }
 
-// shownOffsets returns the row-major offsets of the elements a print of
-// shape shp shows.
-func shownOffsets(shp []int, summarize bool) []int {
-	var out []int
+// Shown returns what a print of t shows: for each axis the indices of the
+// items shown (all of them up to 1000 elements; beyond, the first and last 3
+// of every longer axis, with -1 where "..." stands for the rest), and the
+// shown elements formatted, by row-major offset. It realizes t.
+func (t *Tensor) Shown() (axes [][]int, elems map[int]string) {
+	shp := t.n.shape
+	summarize := t.Numel() > threshold
+	axes = make([][]int, len(shp))
+	for i, n := range shp {
+		axes[i] = shownItems(n, summarize)
+	}
+	if t.Numel() == 0 {
+		return axes, map[int]string{}
+	}
+	var offs []int
 	var visit func(axis, off int)
 	visit = func(axis, off int) {
 		if axis == len(shp) {
-			out = append(out, off)
+			offs = append(offs, off)
 			return
 		}
-		for _, i := range shownItems(shp[axis], summarize) {
+		for _, i := range axes[axis] {
 			if i >= 0 {
 				visit(axis+1, off+i*prod(shp[axis+1:]))
 			}
 		}
 	}
 	visit(0, 0)
-	return out
+	strs := t.pickStrings(offs)
+	elems = make(map[int]string, len(offs))
+	for i, o := range offs {
+		elems[o] = strs[i]
+	}
+	return axes, elems
 }
 
-// formatArray lays out leaves (by row-major offset, of shape shp)
-// NumPy-style; indent is the hanging indent of continuation lines.
-func formatArray(leaves map[int]string, shp []int, summarize bool, indent string) string {
+// formatArray lays out leaves (by row-major offset, of shape shp, showing
+// the items axes lists) NumPy-style; indent is the hanging indent of
+// continuation lines.
+func formatArray(leaves map[int]string, shp []int, axes [][]int, indent string) string {
 	if len(shp) == 0 {
 		return leaves[0]
 	}
@@ -205,7 +216,7 @@ func formatArray(leaves map[int]string, shp []int, summarize bool, indent string
 	var rec func(axis, off int, hang string, cur int) string
 	rec = func(axis, off int, hang string, cur int) string {
 		step := prod(shp[axis+1:])
-		items := shownItems(shp[axis], summarize)
+		items := axes[axis]
 		left := len(shp) - axis
 		var s strings.Builder
 		if left == 1 {
