@@ -198,15 +198,55 @@ func (e *Engine) Arange(start, stop, step float64, dtype ...DType) *Tensor {
 	d := Float32
 	if len(dtype) > 0 {
 		d = dtype[0]
-	} else if isIntegral(start) && isIntegral(stop) && isIntegral(step) {
-		d = Int32
 	}
 	count := math.Max(0, math.Ceil((stop-start)/step))
-	if math.IsNaN(count) || count > maxBytes {
+	if math.IsNaN(count) || count > maxElements {
 		fail("arange: cannot make %v values from %v to %v by %v", count, start, stop, step)
 	}
+	if len(dtype) == 0 && isIntegral(start) && isIntegral(stop) && isIntegral(step) {
+		// int32, or int64 when a value would not fit: never a silent wrap.
+		d = Int32
+		if last := start + (count-1)*step; count > 0 && math.Max(math.Abs(start), math.Abs(last)) > math.MaxInt32 {
+			d = Int64
+		}
+	}
 	n := int(count)
-	return e.generate("arange", []int{n}, d, func(i int) float64 { return start + float64(i)*step })
+	if n <= tableLen {
+		return e.generate("arange", []int{n}, d, func(i int) float64 { return start + float64(i)*step })
+	}
+	// Longer: a kernel over positions, start + i*step computed as the host
+	// computes it (in int64 for ints, float64 for floats) and cast once.
+	checkDType("arange", d)
+	p := e.positions(n)
+	if d.IsInt() && isIntegral(start) && isIntegral(step) {
+		return p.Cast(Int64).Mul(e.Scalar(step, Int64)).Add(e.Scalar(start, Int64)).Cast(d)
+	}
+	return p.Cast(Float64).Mul(step).Add(start).Cast(d)
+}
+
+// tableLen is the longest run of positions kept as a table on the host;
+// longer ones are kernels over such tables (positions).
+const tableLen = 1 << 16
+
+// positions returns the lazy tensor 0, 1, ..., n-1 (int32, or int64 past
+// int32's range). Up to tableLen it is a table on the host; beyond, element
+// i is hi[i / tableLen]*tableLen + lo[i % tableLen] of two shorter runs (views
+// that broadcast them, so the kernel computes the divisions), so that nothing of n's size lives on the host: the values are computed
+// by the kernel that uses them (arange(2147483647).max() holds 256 KiB).
+func (e *Engine) positions(n int) *Tensor {
+	d := Int32
+	if n-1 > math.MaxInt32 {
+		d = Int64
+	}
+	if n <= tableLen {
+		return e.generate("arange", []int{n}, d, func(i int) float64 { return float64(i) })
+	}
+	hi := (n + tableLen - 1) / tableLen
+	spread := func(x *Tensor, shp ...int) *Tensor { // x seen as (hi, tableLen), flattened and cut to n
+		return x.Cast(d).Reshape(shp...).Expand(hi, tableLen).Reshape(hi * tableLen).Shrink([][2]int{{0, n}})
+	}
+	outer := spread(e.positions(hi), hi, 1)
+	return outer.Mul(e.Scalar(tableLen, d)).Add(spread(e.positions(tableLen), 1, tableLen))
 }
 
 // genChunk is how many values generate computes at a time.
@@ -340,59 +380,4 @@ func checkDType(op string, d DType) {
 	if int(d) >= len(codegen.DTypes) {
 		fail("%s: bad dtype %s", op, d)
 	}
-}
-
-// Random tensors are generated on the host from a counter-based generator
-// (splitmix64 over seed and position), so the same seed gives the same values
-// on every device and at every size prefix.
-
-// mix is splitmix64's finalizer, a bijection that scatters bits.
-func mix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
-}
-
-// uniforms returns n float64s in [0, 1) for a seed, exact in float32: the
-// values Rand gives for that seed.
-func uniforms(seed uint64, n int) []float64 {
-	out := make([]float64, n)
-	s := mix(seed)
-	for i := range out {
-		out[i] = uniform(s, i)
-	}
-	return out
-}
-
-// uniform returns the i-th float64 in [0, 1) for a seed mixed by mix,
-// exact in float32.
-func uniform(s uint64, i int) float64 {
-	return float64(mix(s+uint64(i))>>40) / (1 << 24)
-}
-
-func (e *Engine) seedFor(seed []int64) uint64 {
-	if len(seed) > 0 {
-		return mix(uint64(seed[0]) ^ 0x5eed)
-	}
-	return e.nextSeed()
-}
-
-// Rand returns float32 values uniform in [0, 1). With a seed the values
-// depend only on the seed; without one they come from the engine's random
-// state (see ManualSeed).
-func (e *Engine) Rand(shp []int, seed ...int64) *Tensor {
-	s := mix(e.seedFor(seed))
-	return e.generate("rand", shp, Float32, func(i int) float64 { return uniform(s, i) })
-}
-
-// Randn returns float32 values from the standard normal distribution, seeded
-// like Rand.
-func (e *Engine) Randn(shp []int, seed ...int64) *Tensor {
-	s := mix(e.seedFor(seed))
-	return e.generate("randn", shp, Float32, func(i int) float64 {
-		// Box-Muller; 1-u keeps the log argument in (0, 1].
-		r := math.Sqrt(-2 * math.Log(1-uniform(s, 2*i)))
-		return r * math.Cos(2*math.Pi*uniform(s, 2*i+1))
-	})
 }
