@@ -62,4 +62,19 @@ s.add("matmul_acc_grad", "x.matmul(y, acc_dtype=float32)", {"x": r(3, 4), "y": r
       lambda x, y: x @ y, grad=("x", "y"))
 s.error("matmul_acc_bad", "x.matmul(y, acc_dtype=5)", {"x": r(2, 2), "y": r(2, 2)}, "want a dtype")
 
+# pow at the special values, C's and torch's: x**0 and 1**y are 1 even for
+# NaN, 0**NaN is NaN, (-1)**inf is 1, -0.0 keeps its sign under odd powers,
+# (-inf)**0.5 is inf; every pair of the grid, tensor ** tensor and with a
+# scalar exponent.
+P = t([float("nan"), float("inf"), float("-inf"), 0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, -3.0])
+s.add("pow_special_grid", "x.reshape(-1, 1) ** y.reshape(1, -1)", {"x": P, "y": P},
+      lambda x, y: x.reshape(-1, 1) ** y.reshape(1, -1))
+s.add("pow_special_grid_sign", "1 / (x.reshape(-1, 1) ** y.reshape(1, -1))", {"x": P, "y": P},
+      lambda x, y: 1 / (x.reshape(-1, 1) ** y.reshape(1, -1)))
+for e in ("nan", "0.0", "inf", "-inf", "3.0", "-3.0", "0.5"):
+    v = float(e)
+    s.add("pow_special_scalar_" + e.replace("-", "neg").replace(".", "_"), "x ** " + e, {"x": P},
+          lambda x, v=v: x ** v)
+s.add("rpow_special", "nan ** x", {"x": P}, lambda x: torch.full_like(x, float("nan")) ** x)
+
 s.write()
