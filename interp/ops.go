@@ -19,7 +19,7 @@ func (it *Interp) unary(x *lang.Unary, v Value) Value {
 		return Bool(!it.truth(x.Start, v))
 	case "+":
 		switch v.(type) {
-		case Int, Float:
+		case Int, Uint, Float:
 			return v
 		case Bool:
 			i, _ := toInt(v)
@@ -29,6 +29,8 @@ func (it *Interp) unary(x *lang.Unary, v Value) Value {
 		switch n := v.(type) {
 		case Int:
 			return ^n
+		case Uint:
+			return it.uintOp(x.Start, "-", Int(-1), n)
 		case Bool:
 			i, _ := toInt(v)
 			return Int(^i)
@@ -41,6 +43,8 @@ func (it *Interp) unary(x *lang.Unary, v Value) Value {
 		switch n := v.(type) {
 		case Int:
 			return it.intOp(x.Start, "-", 0, int64(n))
+		case Uint:
+			return it.uintOp(x.Start, "-", Int(0), n)
 		case Float:
 			return -n
 		case Bool:
@@ -152,6 +156,11 @@ func (it *Interp) arith(pos lang.Pos, op string, x, y Value) Value {
 	yi, yInt := toInt(y)
 	if xInt && yInt {
 		return it.intOp(pos, op, xi, yi)
+	}
+	if isUint(x) || isUint(y) {
+		if v := it.uintOp(pos, op, x, y); v != nil {
+			return v
+		}
 	}
 	xf, xNum := toFloat(x)
 	yf, yNum := toFloat(y)

@@ -50,7 +50,8 @@ func (e *Engine) FromBools(data []bool, shp []int, d DType) *Tensor {
 // FromData returns a tensor from nested Go data: a number or bool, or slices
 // (of any element type, []any included) nested to equal lengths. The dtype is
 // dtype[0] if given; otherwise bool when every leaf is a bool, int32 when all
-// are integers (int64 when one does not fit int32), else float32. Each value
+// are integers (int64 when one does not fit int32, uint64 when one passes
+// int64 and none is negative), else float32. Each value
 // is converted once, to the final dtype: integers stay exact in int64, and
 // floats in float64. An integer that does not fit an integer dtype given is
 // an error, never a silent wrap. It panics with a *Error for ragged or
@@ -60,6 +61,8 @@ func (e *Engine) FromData(data any, dtype ...DType) *Tensor {
 	var vals []float64
 	var ints []int64 // the exact values while every leaf is an integer or bool
 	isFloat, allBool, n := false, true, 0
+	var big uint64 // the first unsigned value past int64, kept in ints as its bits
+	var neg int64  // the first negative signed value
 	var walk func(v reflect.Value, depth int)
 	walk = func(v reflect.Value, depth int) {
 		for v.Kind() == reflect.Interface && !v.IsNil() {
@@ -90,11 +93,14 @@ func (e *Engine) FromData(data any, dtype ...DType) *Tensor {
 			ints = append(ints, int64(b2f(v.Bool())))
 			return
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			if v.Int() < 0 && neg == 0 {
+				neg = v.Int()
+			}
 			vals = append(vals, float64(v.Int()))
 			ints = append(ints, v.Int())
 		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-			if v.Uint() > math.MaxInt64 {
-				fail("tensor: %d does not fit int64", v.Uint())
+			if v.Uint() > math.MaxInt64 && big == 0 {
+				big = v.Uint()
 			}
 			vals = append(vals, float64(v.Uint()))
 			ints = append(ints, int64(v.Uint()))
@@ -113,6 +119,8 @@ func (e *Engine) FromData(data any, dtype ...DType) *Tensor {
 		d = dtype[0]
 	case allBool && len(vals) > 0:
 		d = Bool
+	case !isFloat && big != 0 && neg == 0:
+		d = Uint64 // a value past int64 and none below 0
 	case !isFloat && len(vals) > 0:
 		d = Int32
 		if _, ok := fitsInt(ints, Int32); !ok {
@@ -122,7 +130,18 @@ func (e *Engine) FromData(data any, dtype ...DType) *Tensor {
 	if shp == nil {
 		shp = []int{}
 	}
+	if big != 0 && d.IsInt() && d != Uint64 {
+		fail("tensor: %d does not fit %s", big, d)
+	}
 	if !isFloat && d.IsInt() {
+		if big != 0 {
+			// uint64 values past int64 are kept as their bits, which a
+			// negative int would share: those were noted as they came.
+			if neg != 0 {
+				fail("tensor: %d does not fit %s", neg, d)
+			}
+			return e.FromInts(ints, shp, d)
+		}
 		if v, ok := fitsInt(ints, d); !ok {
 			fail("tensor: %d does not fit %s", v, d)
 		}
