@@ -102,7 +102,7 @@ type Uint uint64
 
 func (u Uint) String() string { return strconv.FormatUint(uint64(u), 10) }
 func (Uint) Type() string     { return "int" }
-func (Int) Type() string     { return "int" }
+func (Int) Type() string      { return "int" }
 
 func (f Float) String() string { return tensor.FormatFloat(float64(f), tensor.Float64) }
 func (Float) Type() string     { return "float" }
