@@ -400,7 +400,7 @@ func round_(it *Interp, c *call) Value {
 		}
 		r := math.RoundToEven(f)
 		if !(r >= math.MinInt64 && r < math.MaxInt64) { // NaN, infinities and past int64
-			it.failf(c.pos, "round: cannot convert %s to an int", formatFloat(f))
+			it.failf(c.pos, "round: cannot convert %s to an int", Float(f))
 		}
 		return Int(int64(r))
 	}

@@ -95,7 +95,7 @@ func (Bool) Type() string { return "bool" }
 func (i Int) String() string { return formatInt(int64(i)) }
 func (Int) Type() string     { return "int" }
 
-func (f Float) String() string { return formatFloat(float64(f)) }
+func (f Float) String() string { return tensor.FormatFloat(float64(f), tensor.Float64) }
 func (Float) Type() string     { return "float" }
 
 func (s String) String() string { return quote(string(s)) }

@@ -75,7 +75,7 @@ func (c *compiler) load(i int) vfunc {
 	ac := c.access(u.Src[1], gate)
 	src := c.u[u.Src[0]]
 	if src.Op == codegen.OpDefineGlobal && src.DType == codegen.Float16 {
-		return loadv(i, halfMem(c, u.Src[0]), ac, float32(u.Val), halfToFloat)
+		return loadv(i, halfMem(c, u.Src[0]), ac, float32(u.Val), codegen.HalfToFloat)
 	}
 	switch regType(u.DType) {
 	case tF32:
@@ -182,7 +182,7 @@ func (c *compiler) store(i int) vfunc {
 	v := c.in(u.Src[2])
 	dst := c.u[u.Src[0]]
 	if dst.DType == codegen.Float16 {
-		return storev(halfMem(c, u.Src[0]), ac, v, floatToHalf)
+		return storev(halfMem(c, u.Src[0]), ac, v, codegen.FloatToHalf)
 	}
 	switch regType(dst.DType) {
 	case tF32:
