@@ -19,8 +19,12 @@
 //	               is false, Val in DType instead, and no memory is read
 //	STORE          value into element idx of a buffer (rounded to its dtype) or
 //	               accumulator array, unless a gate is false
-//	ACCUM          acc[idx] = ReduceOp(acc[idx], value)
+//	ACCUM          acc[idx] = ReduceOp(acc[idx], value); with ReduceOp MULACC and
+//	               operands [acc, idx, a, b], acc[idx] = a*b + acc[idx]
 //	the ALU ops    alu.go: the result of the operation, in DType
+//	MULACC         [a, b, c]: a*b + c, the product rounded first (a MUL then an ADD)
+//	EXP2           [x]: exp2(x); [x, s]: exp2(x*s); [x, k, s]: exp2((x ReduceOp k)*s),
+//	               ReduceOp ADD or SUB, each step rounded as if on its own
 //
 // An index outside its buffer or accumulator array is an error, not a
 // crash. The program's global loop runs in order like any loop: a
@@ -164,7 +168,9 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 		case codegen.OpConst:
 			regs[pc] = constant(u.Val, u.DType)
 		case codegen.OpDefineAcc:
-			accs[pc] = make([]value, max(u.Size, 1))
+			if accs[pc] == nil {
+				accs[pc] = make([]value, max(u.Size, 1))
+			}
 			for i := range accs[pc] {
 				accs[pc][i] = constant(u.Val, u.DType)
 			}
