@@ -35,8 +35,8 @@
 //     that workers share it.
 //     Each decision goes through a chooser (opt.go) that records it on
 //     the Program as an Opt (INNER, UPCAST, LANES, TILE, UNROLL, SPLIT,
-//     BLOCK), or replays a given list (Options.Replay) or skips a kind
-//     (Options.Skip).
+//     BLOCK; STREAM, after emitting, for a store RenderC streams), or
+//     replays a given list (Options.Replay) or skips a kind (Options.Skip).
 //  3. emit (lower.go): walk the AST inside the nest, each node once per
 //     loop context (the AST is a DAG: x+x repeated 40 times has 40 nodes,
 //     not 2**40). Index and valid expressions come from each ShapeTracker's
