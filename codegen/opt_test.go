@@ -18,6 +18,7 @@ func optKernels() []*Kernel {
 	huge := shape.FromInts(1 << 23) // 32 MiB: a streamed store
 	return []*Kernel{
 		matmulKernel(64, 96, 40),
+		convLikeKernel(128, 4, 32, 8),
 		dotKernel(48, 40, 64),
 		{AST: store(Float32, shape.FromInts(1), sum([]int{0}, load(1, Float32, big))), Bufs: []BufSpec{{Float32, 1}, {Float32, 1 << 16}}},
 		{AST: store(Float32, shape.FromInts(64, 1), sum([]int{1}, load(1, Float32, shape.FromInts(64, 4000)))), Bufs: []BufSpec{{Float32, 64}, {Float32, 64 * 4000}}},
@@ -26,6 +27,16 @@ func optKernels() []*Kernel {
 		{AST: store(Float32, sq, alu(OpExp2, Float32, alu(OpMul, Float32, load(1, Float32, sq), c))), Bufs: []BufSpec{{Float32, 64 * 48}, {Float32, 64 * 48}}},
 		{AST: store(Float32, huge, alu(OpNeg, Float32, load(1, Float32, huge))), Bufs: []BufSpec{{Float32, 1 << 23}, {Float32, 1 << 23}}},
 	}
+}
+
+// convLikeKernel returns a convolution's shape of matmul: out[b, y, o] =
+// sum over c of x[b, y, c] * w[c, o], with x laid out (y, b, c) as a tiled
+// convolution's input is, so that b and y do not merge.
+func convLikeKernel(batch, pos, cout, cin int) *Kernel {
+	x := must(must(must(shape.FromInts(pos, batch, cin).Permute([]int{1, 0, 2})).ReshapeInts([]int{batch, pos, 1, cin})).ExpandInts([]int{batch, pos, cout, cin}))
+	w := must(must(must(shape.FromInts(cin, cout).Permute([]int{1, 0})).ReshapeInts([]int{1, 1, cout, cin})).ExpandInts([]int{batch, pos, cout, cin}))
+	return &Kernel{AST: store(Float32, shape.FromInts(batch, pos, cout, 1), sum([]int{3}, alu(OpMul, Float32, load(1, Float32, x), load(2, Float32, w)))),
+		Bufs: []BufSpec{{Float32, batch * pos * cout}, {Float32, batch * pos * cin}, {Float32, cin * cout}}}
 }
 
 var smallTarget = Target{Lanes: 4, Rows: 2, Cols: 8, Dot: 2, Tile: 4, Block: 16}
