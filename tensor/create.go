@@ -354,17 +354,6 @@ func mix(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// uniforms returns n float64s in [0, 1) for a seed, exact in float32: the
-// values Rand gives for that seed.
-func uniforms(seed uint64, n int) []float64 {
-	out := make([]float64, n)
-	s := mix(seed)
-	for i := range out {
-		out[i] = uniform(s, i)
-	}
-	return out
-}
-
 // uniform returns the i-th float64 in [0, 1) for a seed mixed by mix,
 // exact in float32.
 func uniform(s uint64, i int) float64 {
