@@ -62,10 +62,16 @@
 //
 // The CONST 2 stays outside the loop; a device broadcasts it.
 //
-// Devices consume the Program as it is: devices/cpu turns each uop into a Go
-// closure over runs of the innermost loop, and the clang device compiles the
-// C that RenderC (render_c.go) writes. Both split the global loop (the first
-// top-level RANGE, Program.Global iterations) across workers; a SplitReduce
-// program keeps partial accumulators per worker. Options turn the
-// optimizations off one by one for tests; the zero value enables them all.
+// Devices consume the Program as it is. The reference is devices/ref: a
+// plain interpreter that runs the uops one at a time, in order, and whose
+// code defines what each uop means (wrapping integers, float16 computed in
+// float32 and rounded by a cast or a store, NaN rules); the kernel tests
+// and fuzzers check every other device against it. devices/cpu turns each
+// uop into a Go closure over runs of the innermost loop, and the clang
+// device compiles the C that RenderC (render_c.go) writes. Both split the
+// global loop (the first top-level RANGE, Program.Global iterations) across
+// workers; a SplitReduce program folds one partial per chunk of the global
+// loop and combines them in chunk order, so a run gives the same bits
+// whatever the scheduling. Options turn the optimizations off one by one
+// for tests; the zero value enables them all.
 package codegen

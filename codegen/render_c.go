@@ -189,10 +189,11 @@ type cRenderer struct {
 	b         strings.Builder
 	depth     int
 	// While one copy of a loop body is emitted:
-	tmp int     // the STORE writing to the streaming block instead, -1 if none
-	sin string  // "fast": SIN uses the fast path and sets big; "" the exact one
-	big string  // the flag variable of the fast sin
-	vec vecPlan // loops and accumulators rendered as vectors (render_c_vec.go)
+	tmp  int      // the STORE writing to the streaming block instead, -1 if none
+	sin  string   // "fast": SIN uses the fast path and sets big; "" the exact one
+	big  string   // the flag variable of the fast sin
+	vec  vecPlan  // loops and accumulators rendered as vectors (render_c_vec.go)
+	pack packPlan // loads copied into contiguous panels first (render_c_pack.go)
 }
 
 func newCRenderer(p *Program) *cRenderer {
@@ -242,6 +243,7 @@ func newCRenderer(p *Program) *cRenderer {
 		r.partOff, r.partBytes = map[int]int{}, 0
 	}
 	r.vec = r.planVec()
+	r.pack = r.planPack()
 	return r
 }
 
@@ -352,6 +354,7 @@ func (r *cRenderer) block(from, to int, main bool) {
 			if r.split && i == r.global && !main {
 				r.combine()
 			} else {
+				r.emitPacks(i)
 				r.loop(i)
 				r.vecFlush(i)
 			}

@@ -286,6 +286,9 @@ func (r *cRenderer) vecUop(j, v int) {
 	case u.Op == OpAccum:
 		acc := fmt.Sprintf("%s_%d", r.ref(u.Src[0]), v)
 		r.line("%s = %s;", acc, r.fold(u.ReduceOp, u.DType, acc, r.ref(u.Src[2])))
+	case r.vec.class[j] == vecValue && u.Op == OpLoad && r.pack.byLoad[j] != nil:
+		pk := r.pack.byLoad[j]
+		r.line("tiny_v8 %s; __builtin_memcpy(&%s, &%s[%s], sizeof %s);", r.ref(j), r.ref(j), packName(pk), r.packIndex(pk), r.ref(j))
 	case r.vec.class[j] == vecValue && u.Op == OpLoad:
 		r.line("tiny_v8 %s; __builtin_memcpy(&%s, &%s[%s], sizeof %s);", r.ref(j), r.ref(j), r.ref(u.Src[0]), r.ref(u.Src[1]), r.ref(j))
 	case r.vec.class[j] == vecValue:

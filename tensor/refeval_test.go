@@ -10,6 +10,7 @@ import (
 	"tiny/devices"
 	"tiny/devices/clang"
 	"tiny/devices/opencl"
+	_ "tiny/devices/ref"
 	"tiny/symbolic"
 )
 
@@ -32,12 +33,22 @@ func cpuEngine(t testing.TB) *Engine {
 	return e
 }
 
+// refDeviceEngine returns an engine on the reference device (devices/ref),
+// which runs the lowered programs one uop at a time.
+func refDeviceEngine(t testing.TB) *Engine {
+	e, err := NewEngine(Options{Device: "REF"})
+	if err != nil {
+		t.Fatalf("REF device: %v", err)
+	}
+	return e
+}
+
 // engines returns the engines the differential tests run on: the CPU
-// device, the reference evaluator, and the CLANG device where a C compiler
-// works (issue 5: every oracle program on both devices), and the GPU
-// device where OpenCL has a platform.
+// device, the reference device ("ref"), the kernel-AST evaluator ("ast"),
+// the CLANG device where a C compiler works (issue 5: every oracle program
+// on both devices), and the GPU device where OpenCL has a platform.
 func engines(t testing.TB) map[string]*Engine {
-	m := map[string]*Engine{"cpu": cpuEngine(t), "ref": refEngine()}
+	m := map[string]*Engine{"cpu": cpuEngine(t), "ref": refDeviceEngine(t), "ast": refEngine()}
 	if os.Getenv("TINY_TEST_GPU") == "" {
 		// pocl compiles each new kernel in about a second: the sweep over
 		// every program on GPU is opt-in (docs/opencl.md).
