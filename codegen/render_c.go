@@ -107,9 +107,9 @@ func cConst(v float64, d DType) string {
 		}
 		return "0"
 	case d == Float16 || d == Float32 || d == Float64:
-		suffix, bits := "f", 32
+		suffix := "f"
 		if d == Float64 {
-			suffix, bits = "", 64
+			suffix = ""
 		}
 		switch {
 		case math.IsNaN(v):
@@ -119,14 +119,7 @@ func cConst(v float64, d DType) string {
 		case math.IsInf(v, -1):
 			return "(-__builtin_inf" + suffix + "())"
 		}
-		s := strconv.FormatFloat(v, 'g', -1, bits)
-		if !strings.ContainsAny(s, ".e") {
-			s += ".0"
-		}
-		if v < 0 {
-			return "(" + s + suffix + ")"
-		}
-		return s + suffix
+		return floatLit(v, d)
 	}
 	if d.IsUnsigned() {
 		u := wrapUnsigned(v, d)
@@ -516,13 +509,7 @@ func (r *cRenderer) uop(i int) {
 		for k, s := range u.Src {
 			src[k] = r.ref(s)
 		}
-		var from DType
-		if len(u.Src) > 0 {
-			from = r.u[u.Src[len(u.Src)-1]].DType
-			if u.Op.IsBinary() {
-				from = r.u[u.Src[0]].DType
-			}
-		}
+		from := operandType(r.u, u)
 		if u.Op == OpSin && r.sin != "" && u.DType != Float64 {
 			r.line("%s |= tiny_sin_%s(%s);", r.big, map[string]string{"small": "mid", "fast": "big"}[r.sin], src[0])
 		}
@@ -577,36 +564,15 @@ func (r *cRenderer) alu(op Op, d, from DType, s []string) string {
 			OpCmpEq: "==", OpAnd: "&", OpOr: "|", OpXor: "^"}[op]
 		return "(" + s[0] + sym + s[1] + ")"
 	case OpIDiv, OpMod:
-		sym := map[Op]string{OpIDiv: "/", OpMod: "%"}[op]
-		if d == Index && isPositiveConst(s[1]) {
-			return "(" + s[0] + sym + s[1] + ")"
-		}
+		// NOTE: x / -1 overflows for the most negative x in C; it wraps in Go.
 		t := cValueType(d)
-		if d.IsUnsigned() {
-			// No -1 to guard (and uint32's max would compare equal to it).
-			return fmt.Sprintf("(%s == 0 ? (%s)0 : (%s)(%s %s %s))", s[1], t, t, s[0], sym, s[1])
-		}
-		if op == OpIDiv {
-			// NOTE: x / -1 overflows for the most negative x in C; it wraps in Go.
-			return fmt.Sprintf("(%s == 0 ? (%s)0 : %s == -1 ? (%s)(0 - (uint64_t)%s) : (%s)(%s / %s))", s[1], t, s[1], t, s[0], t, s[0], s[1])
-		}
-		return fmt.Sprintf("(%s == 0 || %s == -1 ? (%s)0 : (%s)(%s %% %s))", s[1], s[1], t, t, s[0], s[1])
+		return divModExpr(op, d, t, fmt.Sprintf("(%s)(0 - (uint64_t)%s)", t, s[0]), s)
 	case OpMax:
-		if isFloat {
-			// Go's max: NaN if either operand is NaN.
-			return fmt.Sprintf("((%s > %s || %s != %s) ? %s : %s)", s[0], s[1], s[0], s[0], s[0], s[1])
-		}
-		return fmt.Sprintf("(%s > %s ? %s : %s)", s[0], s[1], s[0], s[1])
+		return maxExpr(isFloat, s)
 	case OpWhere:
 		return "(" + s[0] + " ? " + s[1] + " : " + s[2] + ")"
 	}
 	panic(fmt.Sprintf("internal error: render_c: unsupported op %s", op))
-}
-
-func isPositiveConst(s string) bool {
-	s = strings.TrimSuffix(s, "LL")
-	v, err := strconv.ParseInt(s, 10, 64)
-	return err == nil && v > 0
 }
 
 // cast renders a conversion with the CPU device's semantics: floats go to

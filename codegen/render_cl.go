@@ -204,18 +204,7 @@ func clConst(v float64, d DType) string {
 		case math.IsInf(v, -1):
 			return "(-" + cast + "INFINITY)"
 		}
-		bits, suffix := 32, "f"
-		if d == Float64 {
-			bits, suffix = 64, ""
-		}
-		s := strconv.FormatFloat(v, 'g', -1, bits)
-		if !strings.ContainsAny(s, ".e") {
-			s += ".0"
-		}
-		if v < 0 {
-			return "(" + s + suffix + ")"
-		}
-		return s + suffix
+		return floatLit(v, d)
 	}
 	if d.IsUnsigned() {
 		u := wrapUnsigned(v, d)
@@ -782,13 +771,7 @@ func (r *clRenderer) uop(i int) {
 		for k, s := range u.Src {
 			src[k] = r.ref(s)
 		}
-		var from DType
-		if len(u.Src) > 0 {
-			from = r.u[u.Src[len(u.Src)-1]].DType
-			if u.Op.IsBinary() {
-				from = r.u[u.Src[0]].DType
-			}
-		}
+		from := operandType(r.u, u)
 		r.line("const %s %s = %s;", clValueType(u.DType), r.ref(i), r.alu(u.Op, u.DType, from, src))
 	}
 }
@@ -847,24 +830,9 @@ func (r *clRenderer) alu(op Op, d, from DType, s []string) string {
 		sym := map[Op]string{OpCmpLt: "<", OpCmpNe: "!=", OpCmpEq: "=="}[op]
 		return "(uchar)(" + s[0] + sym + s[1] + ")"
 	case OpIDiv, OpMod:
-		sym := map[Op]string{OpIDiv: "/", OpMod: "%"}[op]
-		if d == Index && isPositiveConst(strings.TrimSuffix(s[1], "L")) {
-			return "(" + s[0] + sym + s[1] + ")"
-		}
-		if d.IsUnsigned() {
-			// No -1 to guard (and uint's max would compare equal to it).
-			return fmt.Sprintf("(%s == 0 ? (%s)0 : (%s)(%s %s %s))", s[1], t, t, s[0], sym, s[1])
-		}
-		if op == OpIDiv {
-			neg := fmt.Sprintf("(%s)(0 - (ulong)%s)", t, s[0])
-			return fmt.Sprintf("(%s == 0 ? (%s)0 : %s == -1 ? %s : (%s)(%s / %s))", s[1], t, s[1], neg, t, s[0], s[1])
-		}
-		return fmt.Sprintf("(%s == 0 || %s == -1 ? (%s)0 : (%s)(%s %% %s))", s[1], s[1], t, t, s[0], s[1])
+		return divModExpr(op, d, t, fmt.Sprintf("(%s)(0 - (ulong)%s)", t, s[0]), s)
 	case OpMax:
-		if d.IsFloat() {
-			return fmt.Sprintf("((%s > %s || %s != %s) ? %s : %s)", s[0], s[1], s[0], s[0], s[0], s[1])
-		}
-		return fmt.Sprintf("(%s > %s ? %s : %s)", s[0], s[1], s[0], s[1])
+		return maxExpr(d.IsFloat(), s)
 	case OpWhere:
 		return "(" + s[0] + " ? " + s[1] + " : " + s[2] + ")"
 	}
