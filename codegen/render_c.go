@@ -164,23 +164,11 @@ func cIdent(s string) string {
 
 // cRenderer holds the analysis of one program while it is rendered.
 type cRenderer struct {
-	p         *Program
-	u         []UOp
-	name      string
-	scope     []int        // the RANGE each uop is inside, -1 at the top level
-	end       map[int]int  // RANGE -> its ENDRANGE
-	innermost map[int]bool // RANGEs with no loop inside
-	global    int          // the global RANGE, -1 if none
-	split     bool         // workers fold the global loop into partial accumulators
-	stored    map[int]bool // buffers some STORE writes
-	loaded    map[int]bool // buffers some LOAD reads
-	vars      []string
-	varIdx    map[string]int
+	cListing
+	split     bool        // workers fold the global loop into partial accumulators
 	partOff   map[int]int // top-level DEFINE_ACC -> byte offset in the partials (SplitReduce)
 	partBytes int
 	used      map[string]bool // helper functions the source needs
-	b         strings.Builder
-	depth     int
 	// While one copy of a loop body is emitted:
 	tmp  int      // the STORE writing to the streaming block instead, -1 if none
 	sin  string   // "fast": SIN uses the fast path and sets big; "" the exact one
@@ -190,43 +178,11 @@ type cRenderer struct {
 }
 
 func newCRenderer(p *Program) *cRenderer {
-	r := &cRenderer{p: p, u: p.UOps, name: cIdent(p.Name), global: -1, tmp: -1, end: map[int]int{}, innermost: map[int]bool{},
-		stored: map[int]bool{}, loaded: map[int]bool{}, varIdx: map[string]int{}, partOff: map[int]int{}, used: map[string]bool{}}
-	r.scope = make([]int, len(r.u))
-	stack := []int{-1}
+	r := &cRenderer{cListing: newCListing(p, cConst), tmp: -1, partOff: map[int]int{}, used: map[string]bool{}}
 	for i, u := range r.u {
-		r.scope[i] = stack[len(stack)-1]
-		switch u.Op {
-		case OpRange:
-			if len(stack) == 1 && r.global < 0 {
-				r.global = i
-			}
-			r.innermost[i] = true
-			if top := stack[len(stack)-1]; top >= 0 {
-				r.innermost[top] = false
-			}
-			stack = append(stack, i)
-		case OpEnd:
-			r.end[u.Src[0]] = i
-			stack = stack[:len(stack)-1]
-		case OpStore, OpLoad:
-			if g := r.u[u.Src[0]]; g.Op == OpDefineGlobal {
-				if u.Op == OpStore {
-					r.stored[g.Buf] = true
-				} else {
-					r.loaded[g.Buf] = true
-				}
-			}
-		case OpDefineVar:
-			if _, ok := r.varIdx[u.Name]; !ok {
-				r.varIdx[u.Name] = len(r.vars)
-				r.vars = append(r.vars, u.Name)
-			}
-		case OpDefineAcc:
-			if len(stack) == 1 {
-				r.partOff[i] = r.partBytes
-				r.partBytes += (max(u.Size, 1)*8 + 63) &^ 63
-			}
+		if u.Op == OpDefineAcc && r.scope[i] < 0 {
+			r.partOff[i] = r.partBytes
+			r.partBytes += (max(u.Size, 1)*8 + 63) &^ 63
 		}
 	}
 	// NOTE: a reduce loop can be the global loop without SplitReduce (Lower
@@ -238,30 +194,6 @@ func newCRenderer(p *Program) *cRenderer {
 	r.vec = r.planVec()
 	r.pack = r.planPack()
 	return r
-}
-
-func (r *cRenderer) line(format string, args ...any) {
-	r.b.WriteString(strings.Repeat("  ", r.depth))
-	fmt.Fprintf(&r.b, format, args...)
-	r.b.WriteByte('\n')
-}
-
-// ref returns the C expression naming the value of uop i.
-func (r *cRenderer) ref(i int) string {
-	u := r.u[i]
-	switch u.Op {
-	case OpConst:
-		return cConst(u.Val, u.DType)
-	case OpDefineGlobal:
-		return fmt.Sprintf("data%d", u.Buf)
-	case OpDefineVar:
-		return fmt.Sprintf("var%d", r.varIdx[u.Name])
-	case OpRange:
-		return u.Name
-	case OpDefineAcc:
-		return fmt.Sprintf("acc%d", i)
-	}
-	return fmt.Sprintf("v%d", i)
 }
 
 // params returns the kernel's buffer and variable parameters.

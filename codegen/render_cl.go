@@ -232,18 +232,8 @@ func clConst(v float64, d DType) string {
 
 // clRenderer holds the analysis of one program while it is rendered.
 type clRenderer struct {
-	p      *Program
-	t      CLTarget
-	u      []UOp
-	name   string
-	scope  []int       // the RANGE each uop is inside, -1 at the top level
-	end    map[int]int // RANGE -> its ENDRANGE
-	global int         // the first top-level RANGE, -1 if none
-	stored map[int]bool
-	vars   []string
-	varIdx map[string]int
-	b      strings.Builder
-	depth  int
+	cListing
+	t CLTarget
 
 	mapped   map[int]int  // mapped RANGE -> its NDRange dimension
 	split    map[int]bool // reduce RANGEs strided across the work-group
@@ -257,57 +247,8 @@ type clRenderer struct {
 }
 
 func newCLRenderer(p *Program, t CLTarget) *clRenderer {
-	r := &clRenderer{p: p, t: t, u: p.UOps, name: cIdent(p.Name), global: -1, end: map[int]int{}, stored: map[int]bool{},
-		varIdx: map[string]int{}, mapped: map[int]int{}, split: map[int]bool{}, accOff: map[int]int{}, partOff: map[int]int{}}
-	r.scope = make([]int, len(r.u))
-	stack := []int{-1}
-	for i, u := range r.u {
-		r.scope[i] = stack[len(stack)-1]
-		switch u.Op {
-		case OpRange:
-			if len(stack) == 1 && r.global < 0 {
-				r.global = i
-			}
-			stack = append(stack, i)
-		case OpEnd:
-			r.end[u.Src[0]] = i
-			stack = stack[:len(stack)-1]
-		case OpStore:
-			if g := r.u[u.Src[0]]; g.Op == OpDefineGlobal {
-				r.stored[g.Buf] = true
-			}
-		case OpDefineVar:
-			if _, ok := r.varIdx[u.Name]; !ok {
-				r.varIdx[u.Name] = len(r.vars)
-				r.vars = append(r.vars, u.Name)
-			}
-		}
-	}
-	return r
-}
-
-func (r *clRenderer) line(format string, args ...any) {
-	r.b.WriteString(strings.Repeat("  ", r.depth))
-	fmt.Fprintf(&r.b, format, args...)
-	r.b.WriteByte('\n')
-}
-
-// ref returns the expression naming the value of uop i.
-func (r *clRenderer) ref(i int) string {
-	u := r.u[i]
-	switch u.Op {
-	case OpConst:
-		return clConst(u.Val, u.DType)
-	case OpDefineGlobal:
-		return fmt.Sprintf("data%d", u.Buf)
-	case OpDefineVar:
-		return fmt.Sprintf("var%d", r.varIdx[u.Name])
-	case OpRange:
-		return u.Name
-	case OpDefineAcc:
-		return fmt.Sprintf("acc%d", i)
-	}
-	return fmt.Sprintf("v%d", i)
+	return &clRenderer{cListing: newCListing(p, clConst), t: t, mapped: map[int]int{}, split: map[int]bool{},
+		accOff: map[int]int{}, partOff: map[int]int{}}
 }
 
 // isStatic reports whether uop i is a constant, and its value.

@@ -78,3 +78,85 @@ func operandType(uops []UOp, u UOp) DType {
 	}
 	return uops[u.Src[len(u.Src)-1]].DType
 }
+
+// cListing is what both renderers learn from a program's uops in one pass,
+// and the indented source they write.
+type cListing struct {
+	p         *Program
+	u         []UOp
+	name      string
+	scope     []int        // the RANGE each uop is inside, -1 at the top level
+	end       map[int]int  // RANGE -> its ENDRANGE
+	innermost map[int]bool // RANGEs with no loop inside
+	global    int          // the first top-level RANGE, -1 if none
+	stored    map[int]bool // buffers some STORE writes
+	loaded    map[int]bool // buffers some LOAD reads
+	vars      []string     // the symbolic variables, in parameter order
+	varIdx    map[string]int
+	lit       func(v float64, d DType) string // a constant as the language writes it
+	b         strings.Builder
+	depth     int
+}
+
+func newCListing(p *Program, lit func(float64, DType) string) cListing {
+	l := cListing{p: p, u: p.UOps, name: cIdent(p.Name), global: -1, end: map[int]int{}, innermost: map[int]bool{},
+		stored: map[int]bool{}, loaded: map[int]bool{}, varIdx: map[string]int{}, lit: lit}
+	l.scope = make([]int, len(l.u))
+	stack := []int{-1}
+	for i, u := range l.u {
+		l.scope[i] = stack[len(stack)-1]
+		switch u.Op {
+		case OpRange:
+			if len(stack) == 1 && l.global < 0 {
+				l.global = i
+			}
+			l.innermost[i] = true
+			if top := stack[len(stack)-1]; top >= 0 {
+				l.innermost[top] = false
+			}
+			stack = append(stack, i)
+		case OpEnd:
+			l.end[u.Src[0]] = i
+			stack = stack[:len(stack)-1]
+		case OpStore, OpLoad:
+			if g := l.u[u.Src[0]]; g.Op == OpDefineGlobal {
+				if u.Op == OpStore {
+					l.stored[g.Buf] = true
+				} else {
+					l.loaded[g.Buf] = true
+				}
+			}
+		case OpDefineVar:
+			if _, ok := l.varIdx[u.Name]; !ok {
+				l.varIdx[u.Name] = len(l.vars)
+				l.vars = append(l.vars, u.Name)
+			}
+		}
+	}
+	return l
+}
+
+// line writes one line of source at the current depth.
+func (l *cListing) line(format string, args ...any) {
+	l.b.WriteString(strings.Repeat("  ", l.depth))
+	fmt.Fprintf(&l.b, format, args...)
+	l.b.WriteByte('\n')
+}
+
+// ref returns the expression naming the value of uop i.
+func (l *cListing) ref(i int) string {
+	u := l.u[i]
+	switch u.Op {
+	case OpConst:
+		return l.lit(u.Val, u.DType)
+	case OpDefineGlobal:
+		return fmt.Sprintf("data%d", u.Buf)
+	case OpDefineVar:
+		return fmt.Sprintf("var%d", l.varIdx[u.Name])
+	case OpRange:
+		return u.Name
+	case OpDefineAcc:
+		return fmt.Sprintf("acc%d", i)
+	}
+	return fmt.Sprintf("v%d", i)
+}
