@@ -16,7 +16,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -201,28 +200,7 @@ func protect(name string, f func()) (err error) {
 func (prog *program) saveAccs(fr *frame) []any {
 	out := make([]any, len(prog.accs))
 	for j, i := range prog.accs {
-		switch prog.slots[i].t {
-		case tF32:
-			out[j] = slices.Clone(fr.own.f32[i])
-		case tF64:
-			out[j] = slices.Clone(fr.own.f64[i])
-		case tI32:
-			out[j] = slices.Clone(fr.own.i32[i])
-		case tI64:
-			out[j] = slices.Clone(fr.own.i64[i])
-		case tI8:
-			out[j] = slices.Clone(fr.own.i8[i])
-		case tI16:
-			out[j] = slices.Clone(fr.own.i16[i])
-		case tU16:
-			out[j] = slices.Clone(fr.own.u16[i])
-		case tU32:
-			out[j] = slices.Clone(fr.own.u32[i])
-		case tU64:
-			out[j] = slices.Clone(fr.own.u64[i])
-		case tU8:
-			out[j] = slices.Clone(fr.own.u8[i])
-		}
+		out[j] = types[prog.slots[i].t].clone(&fr.own, i)
 	}
 	return out
 }

@@ -77,27 +77,7 @@ func (c *compiler) load(i int) vfunc {
 	if src.Op == codegen.OpDefineGlobal && src.DType == codegen.Float16 {
 		return loadv(i, halfMem(c, u.Src[0]), ac, float32(u.Val), codegen.HalfToFloat)
 	}
-	switch regType(u.DType) {
-	case tF32:
-		return loadv[float32, float32](i, mem[float32](c, u.Src[0]), ac, float32(u.Val), nil)
-	case tF64:
-		return loadv[float64, float64](i, mem[float64](c, u.Src[0]), ac, u.Val, nil)
-	case tI32:
-		return loadv[int32, int32](i, mem[int32](c, u.Src[0]), ac, int32(u.Val), nil)
-	case tI64:
-		return loadv[int64, int64](i, mem[int64](c, u.Src[0]), ac, int64(u.Val), nil)
-	case tI8:
-		return loadv[int8, int8](i, mem[int8](c, u.Src[0]), ac, ival[int8](u.Val), nil)
-	case tI16:
-		return loadv[int16, int16](i, mem[int16](c, u.Src[0]), ac, ival[int16](u.Val), nil)
-	case tU16:
-		return loadv[uint16, uint16](i, mem[uint16](c, u.Src[0]), ac, ival[uint16](u.Val), nil)
-	case tU32:
-		return loadv[uint32, uint32](i, mem[uint32](c, u.Src[0]), ac, ival[uint32](u.Val), nil)
-	case tU64:
-		return loadv[uint64, uint64](i, mem[uint64](c, u.Src[0]), ac, ival[uint64](u.Val), nil)
-	}
-	return loadv[uint8, uint8](i, mem[uint8](c, u.Src[0]), ac, uint8(u.Val), nil)
+	return types[regType(u.DType)].load(c, i, ac)
 }
 
 // loadv loads memory of type S into a run of R, converting with conv when
@@ -184,27 +164,7 @@ func (c *compiler) store(i int) vfunc {
 	if dst.DType == codegen.Float16 {
 		return storev(halfMem(c, u.Src[0]), ac, v, codegen.FloatToHalf)
 	}
-	switch regType(dst.DType) {
-	case tF32:
-		return storev[float32, float32](mem[float32](c, u.Src[0]), ac, v, nil)
-	case tF64:
-		return storev[float64, float64](mem[float64](c, u.Src[0]), ac, v, nil)
-	case tI32:
-		return storev[int32, int32](mem[int32](c, u.Src[0]), ac, v, nil)
-	case tI64:
-		return storev[int64, int64](mem[int64](c, u.Src[0]), ac, v, nil)
-	case tI8:
-		return storev[int8, int8](mem[int8](c, u.Src[0]), ac, v, nil)
-	case tI16:
-		return storev[int16, int16](mem[int16](c, u.Src[0]), ac, v, nil)
-	case tU16:
-		return storev[uint16, uint16](mem[uint16](c, u.Src[0]), ac, v, nil)
-	case tU32:
-		return storev[uint32, uint32](mem[uint32](c, u.Src[0]), ac, v, nil)
-	case tU64:
-		return storev[uint64, uint64](mem[uint64](c, u.Src[0]), ac, v, nil)
-	}
-	return storev[uint8, uint8](mem[uint8](c, u.Src[0]), ac, v, nil)
+	return types[regType(dst.DType)].store(c, u.Src[0], ac, v)
 }
 
 // storev stores a run of R (or a scalar) into memory of type S.
@@ -295,27 +255,7 @@ func (c *compiler) accum(i int) vfunc {
 		return accumDot[uint8](acc, ac, x, y)
 	}
 	v := c.in(u.Src[2])
-	switch regType(u.DType) {
-	case tF32:
-		return accumv[float32](acc, u.ReduceOp, ac, v)
-	case tF64:
-		return accumv[float64](acc, u.ReduceOp, ac, v)
-	case tI32:
-		return accumv[int32](acc, u.ReduceOp, ac, v)
-	case tI64:
-		return accumv[int64](acc, u.ReduceOp, ac, v)
-	case tI8:
-		return accumv[int8](acc, u.ReduceOp, ac, v)
-	case tI16:
-		return accumv[int16](acc, u.ReduceOp, ac, v)
-	case tU16:
-		return accumv[uint16](acc, u.ReduceOp, ac, v)
-	case tU32:
-		return accumv[uint32](acc, u.ReduceOp, ac, v)
-	case tU64:
-		return accumv[uint64](acc, u.ReduceOp, ac, v)
-	}
-	return accumv[uint8](acc, u.ReduceOp, ac, v)
+	return types[regType(u.DType)].accum(acc, u.ReduceOp, ac, v)
 }
 
 // accumv folds a run into accumulators: into one (a reduce loop innermost),
