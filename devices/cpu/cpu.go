@@ -97,13 +97,8 @@ func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) error {
 // once and folds every chunk it takes into them.
 func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars map[string]int64) (err error) {
 	p := r.prog.p
-	if len(bufs) != len(p.Bufs) {
-		return fmt.Errorf("cpu: %s: got %d buffers, want %d", p.Name, len(bufs), len(p.Bufs))
-	}
-	for i, b := range bufs {
-		if b.DType != p.Bufs[i].DType || b.Len < p.Bufs[i].Size {
-			return fmt.Errorf("cpu: %s: buffer %d is %s[%d], want %s[%d]", p.Name, i, b.DType, b.Len, p.Bufs[i].DType, p.Bufs[i].Size)
-		}
+	if err := devices.CheckBuffers("cpu", p, bufs); err != nil {
+		return err
 	}
 	workers := 1
 	if g := r.prog.global; g != nil && p.Work >= minParallel {
