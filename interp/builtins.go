@@ -261,6 +261,8 @@ func abs_(it *Interp, c *call) Value {
 			return -v
 		}
 		return v
+	case Uint:
+		return v
 	case Float:
 		return Float(math.Abs(float64(v)))
 	case Bool:
@@ -275,7 +277,7 @@ func abs_(it *Interp, c *call) Value {
 
 func (it *Interp) toIntValue(c *call, x Value) Value {
 	switch v := x.(type) {
-	case Int:
+	case Int, Uint:
 		return v
 	case Bool:
 		i, _ := toInt(v)

@@ -119,6 +119,11 @@ func writeInts(b *devices.Buffer, vals []int64) {
 	switch b.DType {
 	case Int64:
 		copy(b.Int64s(), vals)
+	case Uint64:
+		s := devices.Elems[uint64](b) // the bits: exact past 2**53, and past 2**63 from FromData
+		for i, v := range vals {
+			s[i] = uint64(v)
+		}
 	case Int32:
 		s := b.Int32s()
 		for i, v := range vals {
