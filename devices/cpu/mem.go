@@ -235,27 +235,7 @@ func (c *compiler) accum(i int) vfunc {
 	if op == codegen.OpMulAcc {
 		x, y := c.mulOps(u.Src[2], u.Src[3])
 		if dot := ac.idx.scalar || ac.fast && ac.aff.coef == 1 && c.vecMode(); dot && !x.scalar {
-			switch regType(u.DType) {
-			case tF32:
-				return accumDot[float32](acc, ac, x, y)
-			case tF64:
-				return accumDot[float64](acc, ac, x, y)
-			case tI32:
-				return accumDot[int32](acc, ac, x, y)
-			case tI64:
-				return accumDot[int64](acc, ac, x, y)
-			case tI8:
-				return accumDot[int8](acc, ac, x, y)
-			case tI16:
-				return accumDot[int16](acc, ac, x, y)
-			case tU16:
-				return accumDot[uint16](acc, ac, x, y)
-			case tU32:
-				return accumDot[uint32](acc, ac, x, y)
-			case tU64:
-				return accumDot[uint64](acc, ac, x, y)
-			}
-			return accumDot[uint8](acc, ac, x, y)
+			return types[regType(u.DType)].accumDot(acc, ac, x, y)
 		}
 		// Scattered accumulators: the products into a run, then added.
 		v, op = c.product(u.DType, x, y), codegen.OpAdd
@@ -349,27 +329,7 @@ func (c *compiler) accumChain(i, q int) vfunc {
 	}
 	x, y := c.mulOps(c.u[q].Src[0], c.u[q].Src[1])
 	zo, wo, idx := c.in(c.u[q].Src[2]), c.in(w), c.in(u.Src[1])
-	switch regType(u.DType) {
-	case tF32:
-		return accumChainv[float32](u.Src[0], idx, x, y, zo, wo)
-	case tF64:
-		return accumChainv[float64](u.Src[0], idx, x, y, zo, wo)
-	case tI32:
-		return accumChainv[int32](u.Src[0], idx, x, y, zo, wo)
-	case tI64:
-		return accumChainv[int64](u.Src[0], idx, x, y, zo, wo)
-	case tI8:
-		return accumChainv[int8](u.Src[0], idx, x, y, zo, wo)
-	case tI16:
-		return accumChainv[int16](u.Src[0], idx, x, y, zo, wo)
-	case tU16:
-		return accumChainv[uint16](u.Src[0], idx, x, y, zo, wo)
-	case tU32:
-		return accumChainv[uint32](u.Src[0], idx, x, y, zo, wo)
-	case tU64:
-		return accumChainv[uint64](u.Src[0], idx, x, y, zo, wo)
-	}
-	return accumChainv[uint8](u.Src[0], idx, x, y, zo, wo)
+	return types[regType(u.DType)].accumChain(u.Src[0], idx, x, y, zo, wo)
 }
 
 func accumChainv[T num](acc int, idx, x, y, z, w opnd) vfunc {
@@ -387,28 +347,7 @@ func accumChainv[T num](acc int, idx, x, y, z, w opnd) vfunc {
 func (c *compiler) product(d codegen.DType, x, y opnd) opnd {
 	t := regType(d)
 	tmp := c.temp(t)
-	switch t {
-	case tF32:
-		c.add(productv[float32](tmp, x, y))
-	case tF64:
-		c.add(productv[float64](tmp, x, y))
-	case tI32:
-		c.add(productv[int32](tmp, x, y))
-	case tI64:
-		c.add(productv[int64](tmp, x, y))
-	case tI8:
-		c.add(productv[int8](tmp, x, y))
-	case tI16:
-		c.add(productv[int16](tmp, x, y))
-	case tU16:
-		c.add(productv[uint16](tmp, x, y))
-	case tU32:
-		c.add(productv[uint32](tmp, x, y))
-	case tU64:
-		c.add(productv[uint64](tmp, x, y))
-	default:
-		c.add(productv[uint8](tmp, x, y))
-	}
+	c.add(types[t].product(tmp, x, y))
 	return opnd{slot: tmp, scalar: x.scalar && y.scalar}
 }
 

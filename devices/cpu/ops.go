@@ -257,27 +257,7 @@ func (c *compiler) mulAcc(i int) vfunc {
 	u := c.u[i]
 	x, y := c.mulOps(u.Src[0], u.Src[1])
 	z := c.in(u.Src[2])
-	switch regType(u.DType) {
-	case tF32:
-		return mulAddv[float32](i, x, y, z)
-	case tF64:
-		return mulAddv[float64](i, x, y, z)
-	case tI32:
-		return mulAddv[int32](i, x, y, z)
-	case tI64:
-		return mulAddv[int64](i, x, y, z)
-	case tI8:
-		return mulAddv[int8](i, x, y, z)
-	case tI16:
-		return mulAddv[int16](i, x, y, z)
-	case tU16:
-		return mulAddv[uint16](i, x, y, z)
-	case tU32:
-		return mulAddv[uint32](i, x, y, z)
-	case tU64:
-		return mulAddv[uint64](i, x, y, z)
-	}
-	return mulAddv[uint8](i, x, y, z)
+	return types[regType(u.DType)].mulAdd(i, x, y, z)
 }
 
 func mulAddv[T num](dst int, x, y, z opnd) vfunc {

@@ -22,6 +22,10 @@ type typed interface {
 	compare(c *compiler, i int, a, b opnd) vfunc
 	where(dst int, cond, a, b opnd) vfunc
 	castFrom(dst int, a opnd, to rtype, toBool, toHalf bool) vfunc
+	mulAdd(dst int, x, y, z opnd) vfunc
+	product(dst int, x, y opnd) vfunc
+	accumDot(acc int, ac access, x, y opnd) vfunc
+	accumChain(acc int, idx, x, y, z, w opnd) vfunc
 	unary(dst int, a opnd, op codegen.Op) vfunc
 	arith(c *compiler, i int, a, b opnd) vfunc
 }
@@ -93,6 +97,16 @@ func (numType[T]) where(dst int, cond, a, b opnd) vfunc { return wherev[T](dst, 
 
 func (numType[T]) castFrom(dst int, a opnd, to rtype, toBool, toHalf bool) vfunc {
 	return castFrom[T](dst, a, to, toBool, toHalf)
+}
+
+func (numType[T]) mulAdd(dst int, x, y, z opnd) vfunc { return mulAddv[T](dst, x, y, z) }
+
+func (numType[T]) product(dst int, x, y opnd) vfunc { return productv[T](dst, x, y) }
+
+func (numType[T]) accumDot(acc int, ac access, x, y opnd) vfunc { return accumDot[T](acc, ac, x, y) }
+
+func (numType[T]) accumChain(acc int, idx, x, y, z, w opnd) vfunc {
+	return accumChainv[T](acc, idx, x, y, z, w)
 }
 
 func (floatType[T]) unary(dst int, a opnd, op codegen.Op) vfunc {
