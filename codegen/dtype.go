@@ -178,3 +178,62 @@ func wrapUnsigned(v float64, d DType) uint64 {
 	}
 	return u
 }
+
+// HalfToFloat widens the bits of an IEEE half (float16) to the float32 of
+// the same value: exact, as every half is a float32.
+func HalfToFloat(h uint16) float32 {
+	sign := uint32(h>>15) << 31
+	exp := uint32(h>>10) & 0x1f
+	frac := uint32(h) & 0x3ff
+	switch {
+	case exp == 0x1f: // infinity or NaN, the payload kept
+		return math.Float32frombits(sign | 0x7f800000 | frac<<13)
+	case exp != 0:
+		return math.Float32frombits(sign | (exp+112)<<23 | frac<<13)
+	}
+	f := float32(frac) * (1.0 / (1 << 24)) // a subnormal half: frac * 2**-24
+	if sign != 0 {
+		f = -f
+	}
+	return f
+}
+
+// FloatToHalf rounds a float32 to the nearest half, ties to even: values
+// beyond the largest half (65504, plus half an ulp) become infinities, NaN
+// stays NaN (the quiet 0x7e00 with the sign).
+func FloatToHalf(f float32) uint16 {
+	b := math.Float32bits(f)
+	sign := uint16(b>>16) & 0x8000
+	exp := int32(b>>23) & 0xff
+	frac := b & 0x7fffff
+	if exp == 0xff {
+		if frac != 0 {
+			return sign | 0x7e00
+		}
+		return sign | 0x7c00
+	}
+	e := exp - 127 + 15
+	if e >= 0x1f {
+		return sign | 0x7c00
+	}
+	if e <= 0 { // a subnormal half or zero: shift the mantissa, its leading 1 included, into place
+		if e < -10 {
+			return sign
+		}
+		m := frac | 0x800000
+		shift := uint32(14 - e)
+		h := m >> shift
+		rem := m & (1<<shift - 1)
+		half := uint32(1) << (shift - 1)
+		if rem > half || (rem == half && h&1 == 1) {
+			h++
+		}
+		return sign | uint16(h)
+	}
+	h := uint32(e)<<10 | frac>>13
+	rem := frac & 0x1fff
+	if rem > 0x1000 || (rem == 0x1000 && h&1 == 1) {
+		h++ // may carry into the exponent, up to infinity: still right
+	}
+	return sign | uint16(h)
+}

@@ -3,9 +3,10 @@
 //
 // A device does three things, as tinygrad's runtimes do: it holds buffers,
 // compiles a lowered kernel (a codegen.Program) into something runnable, and
-// runs it over buffers. Both devices tiny ships run on the host, so a Buffer is
-// host memory for all of them; the pure-Go CPU device (devices/cpu) is the
-// reference that every other device is checked against.
+// runs it over buffers. A Buffer is host memory; a device whose memory is
+// not the host's keeps a Mirror beside it. The reference device
+// (devices/ref), an interpreter that runs a program one uop at a time, is
+// the definition of the uops that every other device is checked against.
 package devices
 
 import (

@@ -261,6 +261,8 @@ func abs_(it *Interp, c *call) Value {
 			return -v
 		}
 		return v
+	case Uint:
+		return v
 	case Float:
 		return Float(math.Abs(float64(v)))
 	case Bool:
@@ -275,7 +277,7 @@ func abs_(it *Interp, c *call) Value {
 
 func (it *Interp) toIntValue(c *call, x Value) Value {
 	switch v := x.(type) {
-	case Int:
+	case Int, Uint:
 		return v
 	case Bool:
 		i, _ := toInt(v)
@@ -400,7 +402,7 @@ func round_(it *Interp, c *call) Value {
 		}
 		r := math.RoundToEven(f)
 		if !(r >= math.MinInt64 && r < math.MaxInt64) { // NaN, infinities and past int64
-			it.failf(c.pos, "round: cannot convert %s to an int", formatFloat(f))
+			it.failf(c.pos, "round: cannot convert %s to an int", Float(f))
 		}
 		return Int(int64(r))
 	}

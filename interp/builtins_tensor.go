@@ -146,6 +146,8 @@ func (it *Interp) nestedGo(c *call, v Value, depth int) any {
 	switch x := v.(type) {
 	case Int:
 		return int64(x)
+	case Uint:
+		return uint64(x)
 	case Float:
 		return float64(x)
 	case Bool:

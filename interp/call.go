@@ -288,6 +288,9 @@ func toFloat(v Value) (float64, bool) {
 	if f, ok := v.(Float); ok {
 		return float64(f), true
 	}
+	if u, ok := v.(Uint); ok {
+		return uintFloat(u), true
+	}
 	i, ok := toInt(v)
 	return float64(i), ok
 }

@@ -23,6 +23,11 @@ func equalDepth(x, y Value, d int) bool {
 			return xi == yi
 		}
 	}
+	if a, ok := bigOf(x); ok && (isUint(x) || isUint(y)) {
+		if b, ok := bigOf(y); ok {
+			return a.Cmp(b) == 0
+		}
+	}
 	if xf, ok := toFloat(x); ok {
 		yf, ok := toFloat(y)
 		return ok && xf == yf
@@ -99,6 +104,11 @@ func compareDepth(x, y Value, d int) (int, bool) {
 	if xi, ok := toInt(x); ok {
 		if yi, ok := toInt(y); ok {
 			return cmp3(xi < yi, xi > yi), true
+		}
+	}
+	if a, ok := bigOf(x); ok && (isUint(x) || isUint(y)) {
+		if b, ok := bigOf(y); ok {
+			return a.Cmp(b), true
 		}
 	}
 	if xf, ok := toFloat(x); ok {

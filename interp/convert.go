@@ -154,6 +154,8 @@ func toGoDepth(v Value, d int) any {
 		return bool(x)
 	case Int:
 		return int64(x)
+	case Uint:
+		return uint64(x)
 	case Float:
 		return float64(x)
 	case String:
@@ -223,6 +225,11 @@ func fromLeaf(x any, d tensor.DType) Value {
 		return Bool(l)
 	case int64:
 		return Int(l)
+	case uint64:
+		if l > math.MaxInt64 {
+			return Uint(l)
+		}
+		return Int(l)
 	case float64:
 		return Float(narrowValue(l, d))
 	case []any:
@@ -244,6 +251,9 @@ func toList(t *tensor.Tensor) Value {
 	case d == tensor.Bool:
 		bs := t.Bools()
 		leaf = func(i int) Value { return Bool(bs[i]) }
+	case d == tensor.Uint64:
+		is := t.Ints()
+		leaf = func(i int) Value { return fromLeaf(uint64(is[i]), d) }
 	case d.IsInt():
 		is := t.Ints()
 		leaf = func(i int) Value { return Int(is[i]) }

@@ -10,16 +10,11 @@ import (
 )
 
 // This file shows a tensor as an HTML table in a notebook: a header with
-// its shape, dtype and device, then its elements, elided as NumPy prints
-// them (more than 1000 elements: the first and last 3 of every axis around
-// "…"). A 0-d tensor is one cell, a vector one row, a matrix rows and
-// columns; more dimensions give one matrix per index of the leading ones,
-// each captioned with that index.
-
-const (
-	htmlThreshold = 1000
-	htmlEdge      = 3
-)
+// its shape, dtype and device, then its elements, elided as print elides
+// them (tensor.Shown: more than 1000 elements, the first and last 3 of
+// every axis around "…"). A 0-d tensor is one cell, a vector one row, a
+// matrix rows and columns; more dimensions give one matrix per index of the
+// leading ones, each captioned with that index.
 
 func init() {
 	formers = append(formers, func(it *Interp, pos lang.Pos, v Value, out *Output) bool {
@@ -31,61 +26,15 @@ func init() {
 	})
 }
 
-// shownIndices returns the indices of an axis of length n that are shown,
-// with -1 where "…" stands for the elided ones.
-func shownIndices(n int, elide bool) []int {
-	var out []int
-	if elide && n > 2*htmlEdge {
-		for i := 0; i < htmlEdge; i++ {
-			out = append(out, i)
-		}
-		out = append(out, -1)
-		for i := n - htmlEdge; i < n; i++ {
-			out = append(out, i)
-		}
-		return out
-	}
-	for i := 0; i < n; i++ {
-		out = append(out, i)
-	}
-	return out
-}
-
 func tensorHTML(t *tensor.Tensor) string {
 	shp := t.Shape()
-	elide := t.Numel() > htmlThreshold
-	axes := make([][]int, len(shp))
-	for i, n := range shp {
-		axes[i] = shownIndices(n, elide)
-	}
-	// The row-major offsets of the shown elements, read in one go.
+	axes, elems := t.Shown()
 	strides := make([]int, len(shp))
 	acc := 1
 	for i := len(shp) - 1; i >= 0; i-- {
 		strides[i] = acc
 		acc *= shp[i]
 	}
-	index := map[int]int{}
-	var offs []int
-	var walk func(axis, off int)
-	walk = func(axis, off int) {
-		if axis == len(shp) {
-			index[off] = len(offs)
-			offs = append(offs, off)
-			return
-		}
-		for _, i := range axes[axis] {
-			if i >= 0 {
-				walk(axis+1, off+i*strides[axis])
-			}
-		}
-	}
-	if t.Numel() > 0 {
-		walk(0, 0)
-	}
-	strs := t.ElementStrings(offs)
-	elem := func(off int) string { return strs[index[off]] }
-
 	var b strings.Builder
 	b.WriteString(`<div class="tiny-tensor">`)
 	fmt.Fprintf(&b, `<div style="font-family:monospace;color:#555;margin-bottom:2px">tensor · shape %s · %s · %s</div>`,
@@ -110,7 +59,7 @@ func tensorHTML(t *tensor.Tensor) string {
 					fmt.Fprintf(&b, "<td%s>…</td>", cellStyle)
 					continue
 				}
-				fmt.Fprintf(&b, "<td%s>%s</td>", cellStyle, html.EscapeString(elem(off+r*rowStride+c*colStride)))
+				fmt.Fprintf(&b, "<td%s>%s</td>", cellStyle, html.EscapeString(elems[off+r*rowStride+c*colStride]))
 			}
 			b.WriteString("</tr>")
 		}

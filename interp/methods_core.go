@@ -118,14 +118,18 @@ func strJoin(it *Interp, r Value, c *call) Value {
 	var xs Value
 	it.unpack(c, "items", &xs)
 	var parts []string
+	sep, n := string(r.(String)), 0
 	it.iterate(c, xs, func(v Value) {
 		s, ok := v.(String)
 		if !ok {
 			it.failf(c.pos, "join: items must be strings, got %s", v.Type())
 		}
+		if n += len(s) + len(sep); n > 1<<16 {
+			it.checkStrLen(c.pos, n)
+		}
 		parts = append(parts, string(s))
 	})
-	return String(strings.Join(parts, string(r.(String))))
+	return String(strings.Join(parts, sep))
 }
 
 func strReplace(it *Interp, r Value, c *call) Value {
@@ -133,7 +137,7 @@ func strReplace(it *Interp, r Value, c *call) Value {
 	it.unpack(c, "old", &old, "new", &nw)
 	s := string(r.(String))
 	if n := strings.Count(s, old); len(nw) > len(old) {
-		it.checkLen(c.pos, len(s)+n*(len(nw)-len(old)))
+		it.checkStrLen(c.pos, len(s)+n*(len(nw)-len(old)))
 	}
 	return String(strings.ReplaceAll(s, old, nw))
 }
@@ -175,6 +179,7 @@ func listAppend(it *Interp, r Value, c *call) Value {
 	var x Value
 	it.unpack(c, "x", &x)
 	l := r.(*List)
+	it.checkLen(c.pos, len(l.elems)+1)
 	l.elems = append(l.elems, x)
 	return None
 }

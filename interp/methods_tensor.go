@@ -240,11 +240,20 @@ func (it *Interp) axisIndex(c *call, a, n int) int {
 func matmulMethod(it *Interp, r Value, c *call) Value {
 	var w *TensorValue
 	var reverse bool
-	it.unpack(c, "x|w", &w, "reverse?", &reverse)
-	if reverse {
-		return tv(w.t.Matmul(recvT(r)))
+	var accd Value = None
+	if c.name == "dot" {
+		it.unpack(c, "w|x", &w, "acc_dtype?", &accd)
+	} else {
+		it.unpack(c, "x|w", &w, "reverse?", &reverse, "acc_dtype?", &accd)
 	}
-	return tv(recvT(r).Matmul(w.t))
+	a, b := recvT(r), w.t
+	if reverse {
+		a, b = b, a
+	}
+	if accd != None {
+		return tv(a.MatmulAcc(b, it.dtypeArg(c, accd)))
+	}
+	return tv(a.Matmul(b))
 }
 
 func scheduleMethod(it *Interp, r Value, c *call) Value {

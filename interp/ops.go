@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"fmt"
 	"math"
 	"strings"
 
@@ -18,7 +19,7 @@ func (it *Interp) unary(x *lang.Unary, v Value) Value {
 		return Bool(!it.truth(x.Start, v))
 	case "+":
 		switch v.(type) {
-		case Int, Float:
+		case Int, Uint, Float:
 			return v
 		case Bool:
 			i, _ := toInt(v)
@@ -28,6 +29,8 @@ func (it *Interp) unary(x *lang.Unary, v Value) Value {
 		switch n := v.(type) {
 		case Int:
 			return ^n
+		case Uint:
+			return it.uintOp(x.Start, "-", Int(-1), n)
 		case Bool:
 			i, _ := toInt(v)
 			return Int(^i)
@@ -40,6 +43,8 @@ func (it *Interp) unary(x *lang.Unary, v Value) Value {
 		switch n := v.(type) {
 		case Int:
 			return it.intOp(x.Start, "-", 0, int64(n))
+		case Uint:
+			return it.uintOp(x.Start, "-", Int(0), n)
 		case Float:
 			return -n
 		case Bool:
@@ -152,6 +157,11 @@ func (it *Interp) arith(pos lang.Pos, op string, x, y Value) Value {
 	if xInt && yInt {
 		return it.intOp(pos, op, xi, yi)
 	}
+	if isUint(x) || isUint(y) {
+		if v := it.uintOp(pos, op, x, y); v != nil {
+			return v
+		}
+	}
 	xf, xNum := toFloat(x)
 	yf, yNum := toFloat(y)
 	if xNum && yNum {
@@ -160,14 +170,14 @@ func (it *Interp) arith(pos lang.Pos, op string, x, y Value) Value {
 	switch a := x.(type) {
 	case String:
 		if b, ok := y.(String); ok && op == "+" {
-			it.checkLen(pos, len(a)+len(b))
+			it.checkStrLen(pos, len(a)+len(b))
 			return a + b
 		}
 		if op == "%" {
 			return it.percentFormat(pos, string(a), y)
 		}
 		if op == "*" && yInt {
-			return String(strings.Repeat(string(a), int(it.repeatCount(pos, yi, len(a)))))
+			return String(strings.Repeat(string(a), int(it.repeatCount(pos, yi, len(a), charBytes))))
 		}
 	case *List:
 		if b, ok := y.(*List); ok && op == "+" {
@@ -175,7 +185,7 @@ func (it *Interp) arith(pos lang.Pos, op string, x, y Value) Value {
 			return NewList(append(append([]Value{}, a.elems...), b.elems...))
 		}
 		if op == "*" && yInt {
-			return NewList(repeat(a.elems, it.repeatCount(pos, yi, len(a.elems))))
+			return NewList(repeat(a.elems, it.repeatCount(pos, yi, len(a.elems), elemBytes)))
 		}
 	case Tuple:
 		if b, ok := y.(Tuple); ok && op == "+" {
@@ -183,7 +193,7 @@ func (it *Interp) arith(pos lang.Pos, op string, x, y Value) Value {
 			return append(append(Tuple{}, a...), b...)
 		}
 		if op == "*" && yInt {
-			return Tuple(repeat(a, it.repeatCount(pos, yi, len(a))))
+			return Tuple(repeat(a, it.repeatCount(pos, yi, len(a), elemBytes)))
 		}
 	}
 	if xInt && op == "*" {
@@ -199,18 +209,67 @@ func (it *Interp) arith(pos lang.Pos, op string, x, y Value) Value {
 // so that a doubling loop fails instead of exhausting memory.
 const maxLen = 1 << 26
 
-func (it *Interp) checkLen(pos lang.Pos, n int) {
+// What a list or tuple element (an interface value) and a string byte count
+// against Options.MaxBytes.
+const (
+	elemBytes = 16
+	charBytes = 1
+)
+
+// checkLen checks a list or tuple of n elements about to be built.
+func (it *Interp) checkLen(pos lang.Pos, n int) { it.checkBudget(pos, "list", n, elemBytes) }
+
+// checkStrLen checks a string of n bytes about to be built.
+func (it *Interp) checkStrLen(pos lang.Pos, n int) { it.checkBudget(pos, "string", n, charBytes) }
+
+// checkBudget fails at pos when a value of n elements of per bytes passes
+// maxLen, or passes Options.MaxBytes on top of the tensor buffers held.
+func (it *Interp) checkBudget(pos lang.Pos, what string, n int, per int64) {
 	if n > maxLen {
 		it.failf(pos, "result of length %d exceeds the limit of %d", n, maxLen)
 	}
+	limit := it.opts.MaxBytes
+	if limit <= 0 {
+		return
+	}
+	size, held := int64(n)*per, int64(0)
+	if it.eng != nil {
+		held = it.eng.HeldBytes()
+	}
+	if size+held > limit {
+		unit := "elements"
+		if what == "string" {
+			unit = "bytes"
+		}
+		it.failf(pos, "out of memory: a %s of %d %s (%s) on top of the %s of tensors held would pass the limit of %s",
+			what, n, unit, formatBytes(size), formatBytes(held), formatBytes(limit))
+	}
 }
 
-func (it *Interp) repeatCount(pos lang.Pos, n int64, size int) int64 {
+// formatBytes prints n bytes in the largest binary unit that keeps it at
+// least one.
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// repeatCount checks x * n for an x of size elements (per bytes each).
+func (it *Interp) repeatCount(pos lang.Pos, n int64, size int, per int64) int64 {
 	if n < 0 {
 		n = 0
 	}
 	if size > 0 && n > maxLen/int64(size) {
 		it.failf(pos, "repeat count %d too large", n)
+	}
+	if size > 0 {
+		it.checkBudget(pos, map[bool]string{true: "string", false: "list"}[per == charBytes], int(n)*size, per)
 	}
 	return n
 }

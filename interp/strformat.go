@@ -126,14 +126,17 @@ func (it *Interp) formatSpec(c *call, v Value, spec string) string {
 	switch typ := spec; typ {
 	case "d", "b", "o", "x", "X":
 		n, ok := toInt(v)
-		if !ok {
+		u, isU := v.(Uint)
+		if !ok && !isU {
 			it.failf(c.pos, "format: %s needs an int, got %s", typ, v.Type())
 		}
 		if prec >= 0 {
 			it.failf(c.pos, "format: precision not allowed with %s", typ)
 		}
 		sign, mag := "", uint64(n)
-		if n < 0 {
+		if isU {
+			mag = uint64(u)
+		} else if n < 0 {
 			sign, mag = "-", -uint64(n)
 		} else if flags == "+" || flags == " " {
 			sign = flags
@@ -271,9 +274,13 @@ func (it *Interp) percentFormat(pos lang.Pos, format string, arg Value) Value {
 		case 'r':
 			fmt.Fprintf(&b, "%"+spec+"s", v.String())
 		case 'd', 'i', 'x', 'X', 'o':
+			var n any
 			n, ok := toInt(v)
 			if f, isF := v.(Float); isF {
 				n, ok = int64(f), true
+			}
+			if u, isU := v.(Uint); isU {
+				n, ok = uint64(u), true
 			}
 			if !ok {
 				it.failf(pos, "%%%c format: a number is required, not %s", verb, v.Type())

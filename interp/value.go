@@ -93,9 +93,18 @@ func (b Bool) String() string {
 func (Bool) Type() string { return "bool" }
 
 func (i Int) String() string { return formatInt(int64(i)) }
-func (Int) Type() string     { return "int" }
 
-func (f Float) String() string { return formatFloat(float64(f)) }
+// Uint is an int past int64's range, up to 2**64-1: what .item() and
+// .tolist() give for such a uint64 tensor element. Its type is int; with
+// ints it computes exactly, giving an Int again when the result fits int64
+// (ops_uint.go).
+type Uint uint64
+
+func (u Uint) String() string { return strconv.FormatUint(uint64(u), 10) }
+func (Uint) Type() string     { return "int" }
+func (Int) Type() string      { return "int" }
+
+func (f Float) String() string { return tensor.FormatFloat(float64(f), tensor.Float64) }
 func (Float) Type() string     { return "float" }
 
 func (s String) String() string { return quote(string(s)) }

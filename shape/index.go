@@ -138,23 +138,13 @@ func (st Tracker) Render(names []string) (idx, valid string) {
 // Minify returns the view reshaped to its merged dims (mergeDims), the
 // fewest dims that index it the same way; symbolic views stay as they are.
 func (v View) Minify() View {
-	if !allInt(v.Shape) || !allInt(v.Strides) {
+	if !allInt(v.Shape) || !allInt(v.Strides) || v.Mask != nil && !allInt(flatMask(v.Mask)) {
 		return v
 	}
-	var mask [][2]int64
-	if v.Mask != nil {
-		if !allInt(flatMask(v.Mask)) {
-			return v
-		}
-		mask = make([][2]int64, len(v.Mask))
-		for i, m := range v.Mask {
-			mask[i] = [2]int64{m[0].Val, m[1].Val}
-		}
-	}
-	blocks := mergeDims(toInts(v.Shape), toInts(v.Strides), mask)
+	blocks := mergeDims(v.Shape, v.Strides, v.Mask)
 	shape := make([]node, len(blocks))
 	for i, b := range blocks {
-		shape[i] = c(b.size)
+		shape[i] = b.size
 	}
 	if nv, ok := v.Reshape(shape); ok {
 		return nv

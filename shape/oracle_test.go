@@ -201,11 +201,17 @@ func TestOracle(t *testing.T) {
 	if mapOK != total || renderOK != rawOK || simpRenderOK != simpCases {
 		t.Errorf("index maps and renders must all be right")
 	}
-	if pct(viewsOK, total) < 99 || pct(simpOK, simpCases) < 99 {
-		t.Errorf("views below 99%%")
+	if viewsOK != total || simpOK != simpCases || rawEq != total {
+		t.Errorf("views, simplified views and unsimplified idx strings must all equal tinygrad's")
 	}
-	if pct(renderEq, cases2) < 90 {
-		t.Errorf("render strings below 90%%")
+	// The render strings differ from tinygrad's where our simplifier folds a
+	// mod or a div that tinygrad's keeps; the bounds are today's counts, so
+	// a change that loses a match fails here.
+	if miss := cases2 - renderEq; miss > 9 {
+		t.Errorf("render strings: %d differ from tinygrad's, at most 9 did", miss)
+	}
+	if miss := simpCases - simpRenderEq; miss > 18 {
+		t.Errorf("simplified render strings: %d differ from tinygrad's, at most 18 did", miss)
 	}
 }
 

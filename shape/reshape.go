@@ -7,8 +7,11 @@ import (
 )
 
 // This file defines View.Reshape: merging the view's dims into blocks that
-// each have one stride (mergeDims), splitting the blocks into the new dims,
-// and carrying the mask across (reshapeMask), as seed 002 describes.
+// each have one stride (mergeDims), splitting the blocks into the new dims
+// (splitBlocks), and carrying the mask across (reshapeMask), as seed 002
+// describes. Merging and splitting work on symbolic dims and strides, where a
+// comparison the bounds cannot decide counts as possible (tinygrad's
+// resolve); on constants they are plain integer arithmetic.
 
 // Reshape returns the view holding the same elements in shape, and false when
 // one view cannot hold them (tinygrad's None); the caller then stacks a new
@@ -38,22 +41,14 @@ func (v View) Reshape(shape []*symbolic.Node) (View, bool) {
 	if v.Contiguous {
 		return create(shape, nil, nil, nil), true
 	}
-	if allInt(v.Shape) && allInt(shape) && allInt(v.Strides) && (v.Mask == nil || allInt(flatMask(v.Mask))) {
-		return v.reshapeInts(toInts(v.Shape), toInts(shape))
-	}
-	return v.reshapeSymbolic(shape)
-}
-
-// reshapeSymbolic handles a non-contiguous view with symbolic dims or
-// strides. Without a mask, dims merge and split as for constants, decided
-// where the bounds decide; with a mask, only a reshape that keeps every dim
-// fits in one view.
-func (v View) reshapeSymbolic(shape []node) (View, bool) {
 	if v.Mask == nil {
-		if strides, ok := splitBlocksN(mergeDimsN(v.Shape, v.Strides), shape); ok {
+		if strides, ok := splitBlocks(mergeDims(v.Shape, v.Strides, nil), shape); ok {
 			return create(shape, strides, v.Offset, nil), true
 		}
+	} else if allInt(v.Shape) && allInt(shape) && allInt(v.Strides) && allInt(flatMask(v.Mask)) {
+		return v.reshapeMasked(shape)
 	}
+	// A symbolic masked view reshapes in place only when every dim stays.
 	if len(shape) != len(v.Shape) {
 		return View{}, false
 	}
@@ -65,11 +60,56 @@ func (v View) reshapeSymbolic(shape []node) (View, bool) {
 	return View{Shape: simplified(shape), Strides: v.Strides, Offset: v.Offset, Mask: v.Mask, Contiguous: v.Contiguous}, true
 }
 
-// blockN is a block of mergeDims with symbolic sizes and strides.
-type blockN struct{ size, stride, real node }
+// known reports whether the boolean b simplifies to the constant want.
+func known(b node, want bool) bool {
+	s := symbolic.Simplify(b)
+	if want {
+		return s.IsTrue()
+	}
+	return s.IsFalse()
+}
 
-// mergeDimsN is mergeDims without a mask, on symbolic dims and strides.
-func mergeDimsN(shape, strides []node) []blockN {
+// reshapeMasked reshapes a view with constant dims, strides and mask: the
+// strides come from merging and splitting, the mask from reshapeMask, and
+// the offset moves by what the mask's new origin no longer skips.
+func (v View) reshapeMasked(shape []node) (View, bool) {
+	nstrides, ok := splitBlocks(mergeDims(v.Shape, v.Strides, v.Mask), shape)
+	if !ok {
+		return View{}, false
+	}
+	mask := make([][2]int64, len(v.Mask))
+	for i, m := range v.Mask {
+		mask[i] = [2]int64{toInt(m[0]), toInt(m[1])}
+	}
+	nmask, ok := reshapeMask(mask, toInts(v.Shape), toInts(shape))
+	if !ok {
+		return View{}, false
+	}
+	ext := make([]node, len(nmask))
+	for i, m := range nmask {
+		ext[i] = c(m[1] - m[0])
+	}
+	nstrides = canonicalStrides(ext, nstrides)
+	extra := c(0)
+	for i, m := range v.Mask {
+		extra = add(extra, mul(m[0], v.Strides[i]))
+	}
+	out := make([][2]node, len(nmask))
+	for i, m := range nmask {
+		out[i] = [2]node{c(m[0]), c(m[1])}
+		extra = sub(extra, mul(c(m[0]), nstrides[i]))
+	}
+	return create(shape, nstrides, add(v.Offset, extra), out), true
+}
+
+// block is one run of merged dims: its total size, the stride of its
+// innermost element, and the size of the part that is not broadcast (0 when
+// the whole block has stride 0).
+type block struct{ size, stride, real node }
+
+// mergeDims merges runs of dims that are contiguous with each other, size-1
+// dims, and dims after one whose mask (nil for none) admits a single index.
+func mergeDims(shape, strides []node, mask [][2]node) []block {
 	if len(shape) == 0 {
 		return nil
 	}
@@ -79,8 +119,14 @@ func mergeDimsN(shape, strides []node) []blockN {
 		}
 		return s
 	}
-	ret := []blockN{{shape[0], strides[0], realOf(shape[0], strides[0])}}
-	merging := isInt(shape[0], 1)
+	single := func(i int) bool {
+		if mask == nil {
+			return i == 0 && isInt(shape[0], 1)
+		}
+		return isInt(sub(mask[i][1], mask[i][0]), 1)
+	}
+	ret := []block{{shape[0], strides[0], realOf(shape[0], strides[0])}}
+	merging := single(0)
 	for i := 1; i < len(shape); i++ {
 		s, st := shape[i], strides[i]
 		if isInt(s, 1) {
@@ -92,19 +138,19 @@ func mergeDimsN(shape, strides []node) []blockN {
 			if merging {
 				r = s
 			}
-			ret[len(ret)-1] = blockN{mul(last.size, s), st, realOf(r, st)}
+			ret[len(ret)-1] = block{mul(last.size, s), st, realOf(r, st)}
 		} else {
-			ret = append(ret, blockN{s, st, realOf(s, st)})
+			ret = append(ret, block{s, st, realOf(s, st)})
 		}
-		merging = false
+		merging = single(i)
 	}
 	return ret
 }
 
-// splitBlocksN is splitBlocks on symbolic blocks: a comparison the bounds
-// cannot decide counts as possible, as tinygrad's resolve does, and the
-// final sizes must be provably equal.
-func splitBlocksN(blocks []blockN, shape []node) ([]node, bool) {
+// splitBlocks splits the merged blocks, innermost first, into the dims of
+// shape; it fails when a new dim would straddle two blocks, and the final
+// sizes must be provably equal.
+func splitBlocks(blocks []block, shape []node) ([]node, bool) {
 	var rev []node
 	j := len(shape) - 1
 	for b := len(blocks) - 1; b >= 0; b-- {
@@ -127,144 +173,6 @@ func splitBlocksN(blocks []blockN, shape []node) ([]node, bool) {
 	for i := range out {
 		out[i] = c(0)
 	}
-	for i := range rev {
-		out[len(shape)-1-i] = rev[i]
-	}
-	return out, true
-}
-
-// known reports whether the boolean b simplifies to the constant want.
-func known(b node, want bool) bool {
-	s := symbolic.Simplify(b)
-	if want {
-		return s.IsTrue()
-	}
-	return s.IsFalse()
-}
-
-func (v View) reshapeInts(old, shape []int64) (View, bool) {
-	strides := toInts(v.Strides)
-	var mask [][2]int64
-	if v.Mask != nil {
-		mask = make([][2]int64, len(v.Mask))
-		for i, m := range v.Mask {
-			b, ok1 := ival(m[0])
-			e, ok2 := ival(m[1])
-			if !ok1 || !ok2 {
-				return View{}, false
-			}
-			mask[i] = [2]int64{b, e}
-		}
-	}
-	nstrides, ok := splitBlocks(mergeDims(old, strides, mask), shape)
-	if !ok {
-		return View{}, false
-	}
-	nmask, ok := reshapeMask(mask, old, shape)
-	if !ok {
-		return View{}, false
-	}
-	if nmask == nil {
-		return create(ints(shape), ints(nstrides), v.Offset, nil), true
-	}
-	ext := make([]node, len(nmask))
-	for i, m := range nmask {
-		ext[i] = c(m[1] - m[0])
-	}
-	nstrides = toInts(canonicalStrides(ext, ints(nstrides)))
-	extra := int64(0)
-	for i, m := range mask {
-		extra += m[0] * strides[i]
-	}
-	for i, m := range nmask {
-		extra -= m[0] * nstrides[i]
-	}
-	out := make([][2]node, len(nmask))
-	for i, m := range nmask {
-		out[i] = [2]node{c(m[0]), c(m[1])}
-	}
-	return create(ints(shape), ints(nstrides), add(v.Offset, c(extra)), out), true
-}
-
-// block is one run of merged dims: its total size, the stride of its
-// innermost element, and the size of the part that is not broadcast (0 when
-// the whole block has stride 0).
-type block struct{ size, stride, real int64 }
-
-// mergeDims merges runs of dims that are contiguous with each other, size-1
-// dims, and dims after one whose mask admits a single index.
-func mergeDims(shape, strides []int64, mask [][2]int64) []block {
-	if len(shape) == 0 {
-		return nil
-	}
-	realOf := func(s, st int64) int64 {
-		if st == 0 {
-			return 0
-		}
-		return s
-	}
-	ret := []block{{shape[0], strides[0], realOf(shape[0], strides[0])}}
-	merging := shape[0] == 1
-	if mask != nil {
-		merging = mask[0][1]-mask[0][0] == 1
-	}
-	for i := 1; i < len(shape); i++ {
-		s, st := shape[i], strides[i]
-		if s == 1 {
-			continue
-		}
-		last := ret[len(ret)-1]
-		if merging || last.stride == s*st {
-			r := last.real * s
-			if merging {
-				r = s
-			}
-			if st == 0 {
-				r = 0
-			}
-			ret[len(ret)-1] = block{last.size * s, st, r}
-		} else {
-			ret = append(ret, block{s, st, realOf(s, st)})
-		}
-		merging = s == 1
-		if mask != nil {
-			merging = mask[i][1]-mask[i][0] == 1
-		}
-	}
-	return ret
-}
-
-// splitBlocks splits the merged blocks, innermost first, into the dims of
-// shape; it fails when a new dim would straddle two blocks.
-func splitBlocks(blocks []block, shape []int64) ([]int64, bool) {
-	var rev []int64
-	j := len(shape) - 1
-	next := func() int64 {
-		if j < 0 {
-			return 0
-		}
-		j--
-		return shape[j+1]
-	}
-	for b := len(blocks) - 1; b >= 0; b-- {
-		blk := blocks[b]
-		acc, stride := int64(1), blk.stride
-		for acc <= blk.size && acc != blk.size {
-			d := next()
-			if d <= 0 {
-				break
-			}
-			rev = append(rev, stride*acc)
-			acc *= d
-			if acc >= blk.real {
-				stride = 0
-			}
-		}
-		if acc != blk.size {
-			return nil, false
-		}
-	}
-	out := make([]int64, len(shape))
 	for i := range rev {
 		out[len(shape)-1-i] = rev[i]
 	}
@@ -353,13 +261,18 @@ func reshapeMask(mask [][2]int64, old, shape []int64) ([][2]int64, bool) {
 func toInts(ns []node) []int64 {
 	out := make([]int64, len(ns))
 	for i, n := range ns {
-		v, ok := ival(n)
-		if !ok {
-			panic(fmt.Sprintf("internal error: shape: %s is not a constant", n.Render()))
-		}
-		out[i] = v
+		out[i] = toInt(n)
 	}
 	return out
+}
+
+// toInt returns the value of a node the caller knows is a constant.
+func toInt(n node) int64 {
+	v, ok := ival(n)
+	if !ok {
+		panic(fmt.Sprintf("internal error: shape: %s is not a constant", n.Render()))
+	}
+	return v
 }
 
 func ints(xs []int64) []node {

@@ -68,11 +68,13 @@ func (t *Tensor) Hardsigmoid(alpha, beta float64) *Tensor {
 	return pick(le(y, 0), 0.0, pick(ge(y, 1), 1.0, y))
 }
 
-// Hardswish returns x*relu6(x+3)/6.
+// Hardswish returns x*relu6(x+3)/6. Left of -3 that product is x*0: -0.0,
+// and NaN at -inf, as torch's; those are constants there (no gradient).
 func (t *Tensor) Hardswish() *Tensor {
 	x := t.floatOf()
 	mid := x.Mul(x.Add(3.0)).Mul(1.0 / 6)
-	return pick(x.Lt(-3), 0.0, pick(x.Gt(3), x, mid))
+	low := pick(x.Eq(math.Inf(-1)), math.NaN(), math.Copysign(0, -1))
+	return pick(x.Lt(-3), low, pick(x.Gt(3), x, mid))
 }
 
 // Hardtanh returns x limited to [lo, hi]; the gradient is 1 strictly

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"tiny/codegen"
 )
 
 func TestAPI(t *testing.T) {
@@ -67,7 +69,7 @@ func TestAPI(t *testing.T) {
 		{"cast float int", f.Cast(Int32), []int{5}, Int32, []float64{-1, 0, 0, 1, 2}},
 		{"int64", i.Cast(Int64).Mul(1<<20).Mul(1<<20).Index(Int(1), Int(0)), []int{}, Int64, []float64{-4 * (1 << 40)}},
 		{"uint8", e.FromData([]int{250, 3}, Uint8).Add(10), []int{2}, Uint8, []float64{4, 13}},
-		{"float16", e.FromData([]float64{0.1, 1000}).Cast(Float16).Mul(2), []int{2}, Float16, []float64{float64(halfToFloat(halfBits(0.2))), 2000}},
+		{"float16", e.FromData([]float64{0.1, 1000}).Cast(Float16).Mul(2), []int{2}, Float16, []float64{float64(codegen.HalfToFloat(codegen.FloatToHalf(0.2))), 2000}},
 		{"float64", e.FromData([]float64{1, 2}).Cast(Float64).Div(3).Index(Int(0)), []int{}, Float64, []float64{1.0 / 3}},
 		{"linspace", e.Linspace(0, 1, 5), []int{5}, Float32, []float64{0, 0.25, 0.5, 0.75, 1}},
 		{"arange float", e.Arange(0, 1, 0.25), []int{4}, Float32, []float64{0, 0.25, 0.5, 0.75}},

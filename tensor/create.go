@@ -50,7 +50,8 @@ func (e *Engine) FromBools(data []bool, shp []int, d DType) *Tensor {
 // FromData returns a tensor from nested Go data: a number or bool, or slices
 // (of any element type, []any included) nested to equal lengths. The dtype is
 // dtype[0] if given; otherwise bool when every leaf is a bool, int32 when all
-// are integers (int64 when one does not fit int32), else float32. Each value
+// are integers (int64 when one does not fit int32, uint64 when one passes
+// int64 and none is negative), else float32. Each value
 // is converted once, to the final dtype: integers stay exact in int64, and
 // floats in float64. An integer that does not fit an integer dtype given is
 // an error, never a silent wrap. It panics with a *Error for ragged or
@@ -60,6 +61,8 @@ func (e *Engine) FromData(data any, dtype ...DType) *Tensor {
 	var vals []float64
 	var ints []int64 // the exact values while every leaf is an integer or bool
 	isFloat, allBool, n := false, true, 0
+	var big uint64 // the first unsigned value past int64, kept in ints as its bits
+	var neg int64  // the first negative signed value
 	var walk func(v reflect.Value, depth int)
 	walk = func(v reflect.Value, depth int) {
 		for v.Kind() == reflect.Interface && !v.IsNil() {
@@ -90,11 +93,14 @@ func (e *Engine) FromData(data any, dtype ...DType) *Tensor {
 			ints = append(ints, int64(b2f(v.Bool())))
 			return
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			if v.Int() < 0 && neg == 0 {
+				neg = v.Int()
+			}
 			vals = append(vals, float64(v.Int()))
 			ints = append(ints, v.Int())
 		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-			if v.Uint() > math.MaxInt64 {
-				fail("tensor: %d does not fit int64", v.Uint())
+			if v.Uint() > math.MaxInt64 && big == 0 {
+				big = v.Uint()
 			}
 			vals = append(vals, float64(v.Uint()))
 			ints = append(ints, int64(v.Uint()))
@@ -113,6 +119,8 @@ func (e *Engine) FromData(data any, dtype ...DType) *Tensor {
 		d = dtype[0]
 	case allBool && len(vals) > 0:
 		d = Bool
+	case !isFloat && big != 0 && neg == 0:
+		d = Uint64 // a value past int64 and none below 0
 	case !isFloat && len(vals) > 0:
 		d = Int32
 		if _, ok := fitsInt(ints, Int32); !ok {
@@ -122,7 +130,18 @@ func (e *Engine) FromData(data any, dtype ...DType) *Tensor {
 	if shp == nil {
 		shp = []int{}
 	}
+	if big != 0 && d.IsInt() && d != Uint64 {
+		fail("tensor: %d does not fit %s", big, d)
+	}
 	if !isFloat && d.IsInt() {
+		if big != 0 {
+			// uint64 values past int64 are kept as their bits, which a
+			// negative int would share: those were noted as they came.
+			if neg != 0 {
+				fail("tensor: %d does not fit %s", neg, d)
+			}
+			return e.FromInts(ints, shp, d)
+		}
 		if v, ok := fitsInt(ints, d); !ok {
 			fail("tensor: %d does not fit %s", v, d)
 		}
@@ -198,15 +217,55 @@ func (e *Engine) Arange(start, stop, step float64, dtype ...DType) *Tensor {
 	d := Float32
 	if len(dtype) > 0 {
 		d = dtype[0]
-	} else if isIntegral(start) && isIntegral(stop) && isIntegral(step) {
-		d = Int32
 	}
 	count := math.Max(0, math.Ceil((stop-start)/step))
-	if math.IsNaN(count) || count > maxBytes {
+	if math.IsNaN(count) || count > maxElements {
 		fail("arange: cannot make %v values from %v to %v by %v", count, start, stop, step)
 	}
+	if len(dtype) == 0 && isIntegral(start) && isIntegral(stop) && isIntegral(step) {
+		// int32, or int64 when a value would not fit: never a silent wrap.
+		d = Int32
+		if last := start + (count-1)*step; count > 0 && math.Max(math.Abs(start), math.Abs(last)) > math.MaxInt32 {
+			d = Int64
+		}
+	}
 	n := int(count)
-	return e.generate("arange", []int{n}, d, func(i int) float64 { return start + float64(i)*step })
+	if n <= tableLen {
+		return e.generate("arange", []int{n}, d, func(i int) float64 { return start + float64(i)*step })
+	}
+	// Longer: a kernel over positions, start + i*step computed as the host
+	// computes it (in int64 for ints, float64 for floats) and cast once.
+	checkDType("arange", d)
+	p := e.positions(n)
+	if d.IsInt() && isIntegral(start) && isIntegral(step) {
+		return p.Cast(Int64).Mul(e.Scalar(step, Int64)).Add(e.Scalar(start, Int64)).Cast(d)
+	}
+	return p.Cast(Float64).Mul(step).Add(start).Cast(d)
+}
+
+// tableLen is the longest run of positions kept as a table on the host;
+// longer ones are kernels over such tables (positions).
+const tableLen = 1 << 16
+
+// positions returns the lazy tensor 0, 1, ..., n-1 (int32, or int64 past
+// int32's range). Up to tableLen it is a table on the host; beyond, element
+// i is hi[i / tableLen]*tableLen + lo[i % tableLen] of two shorter runs (views
+// that broadcast them, so the kernel computes the divisions), so that nothing of n's size lives on the host: the values are computed
+// by the kernel that uses them (arange(2147483647).max() holds 256 KiB).
+func (e *Engine) positions(n int) *Tensor {
+	d := Int32
+	if n-1 > math.MaxInt32 {
+		d = Int64
+	}
+	if n <= tableLen {
+		return e.generate("arange", []int{n}, d, func(i int) float64 { return float64(i) })
+	}
+	hi := (n + tableLen - 1) / tableLen
+	spread := func(x *Tensor, shp ...int) *Tensor { // x seen as (hi, tableLen), flattened and cut to n
+		return x.Cast(d).Reshape(shp...).Expand(hi, tableLen).Reshape(hi * tableLen).Shrink([][2]int{{0, n}})
+	}
+	outer := spread(e.positions(hi), hi, 1)
+	return outer.Mul(e.Scalar(tableLen, d)).Add(spread(e.positions(tableLen), 1, tableLen))
 }
 
 // genChunk is how many values generate computes at a time.
@@ -340,59 +399,4 @@ func checkDType(op string, d DType) {
 	if int(d) >= len(codegen.DTypes) {
 		fail("%s: bad dtype %s", op, d)
 	}
-}
-
-// Random tensors are generated on the host from a counter-based generator
-// (splitmix64 over seed and position), so the same seed gives the same values
-// on every device and at every size prefix.
-
-// mix is splitmix64's finalizer, a bijection that scatters bits.
-func mix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
-}
-
-// uniforms returns n float64s in [0, 1) for a seed, exact in float32: the
-// values Rand gives for that seed.
-func uniforms(seed uint64, n int) []float64 {
-	out := make([]float64, n)
-	s := mix(seed)
-	for i := range out {
-		out[i] = uniform(s, i)
-	}
-	return out
-}
-
-// uniform returns the i-th float64 in [0, 1) for a seed mixed by mix,
-// exact in float32.
-func uniform(s uint64, i int) float64 {
-	return float64(mix(s+uint64(i))>>40) / (1 << 24)
-}
-
-func (e *Engine) seedFor(seed []int64) uint64 {
-	if len(seed) > 0 {
-		return mix(uint64(seed[0]) ^ 0x5eed)
-	}
-	return e.nextSeed()
-}
-
-// Rand returns float32 values uniform in [0, 1). With a seed the values
-// depend only on the seed; without one they come from the engine's random
-// state (see ManualSeed).
-func (e *Engine) Rand(shp []int, seed ...int64) *Tensor {
-	s := mix(e.seedFor(seed))
-	return e.generate("rand", shp, Float32, func(i int) float64 { return uniform(s, i) })
-}
-
-// Randn returns float32 values from the standard normal distribution, seeded
-// like Rand.
-func (e *Engine) Randn(shp []int, seed ...int64) *Tensor {
-	s := mix(e.seedFor(seed))
-	return e.generate("randn", shp, Float32, func(i int) float64 {
-		// Box-Muller; 1-u keeps the log argument in (0, 1].
-		r := math.Sqrt(-2 * math.Log(1-uniform(s, 2*i)))
-		return r * math.Cos(2*math.Pi*uniform(s, 2*i+1))
-	})
 }

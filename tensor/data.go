@@ -3,6 +3,7 @@ package tensor
 import (
 	"math"
 
+	"tiny/codegen"
 	"tiny/devices"
 )
 
@@ -36,7 +37,7 @@ func writeFloats(b *devices.Buffer, vals []float64) {
 	case Float16:
 		s := b.Uint16s()
 		for i, v := range vals {
-			s[i] = halfBits(float32(v))
+			s[i] = codegen.FloatToHalf(float32(v))
 		}
 	case Float32:
 		s := b.Float32s()
@@ -118,6 +119,11 @@ func writeInts(b *devices.Buffer, vals []int64) {
 	switch b.DType {
 	case Int64:
 		copy(b.Int64s(), vals)
+	case Uint64:
+		s := devices.Elems[uint64](b) // the bits: exact past 2**53, and past 2**63 from FromData
+		for i, v := range vals {
+			s[i] = uint64(v)
+		}
 	case Int32:
 		s := b.Int32s()
 		for i, v := range vals {
@@ -150,7 +156,7 @@ func readFloats(b *devices.Buffer) []float64 {
 		}
 	case Float16:
 		for i, v := range b.Uint16s() {
-			out[i] = float64(halfToFloat(v))
+			out[i] = float64(codegen.HalfToFloat(v))
 		}
 	case Float32:
 		for i, v := range b.Float32s() {
@@ -192,62 +198,4 @@ func readInts(b *devices.Buffer) []int64 {
 		}
 	}
 	return out
-}
-
-// halfBits converts f to IEEE half precision, rounding to nearest even.
-func halfBits(f float32) uint16 {
-	x := math.Float32bits(f)
-	sign := uint16(x>>16) & 0x8000
-	exp := int((x >> 23) & 0xff)
-	man := x & 0x7fffff
-	switch {
-	case exp == 0xff: // inf or nan
-		if man != 0 {
-			return sign | 0x7e00
-		}
-		return sign | 0x7c00
-	case exp-127 > 15:
-		return sign | 0x7c00
-	case exp-127 >= -14: // normal half
-		e := uint32(exp - 127 + 15)
-		m := man >> 13
-		rest := man & 0x1fff
-		h := e<<10 | m
-		if rest > 0x1000 || (rest == 0x1000 && m&1 == 1) {
-			h++ // may carry into the exponent, which is still right
-		}
-		return sign | uint16(h)
-	case exp-127 >= -25: // subnormal half
-		man |= 0x800000
-		shift := uint32(-(exp - 127) - 14 + 13)
-		m := man >> shift
-		rest := man & (1<<shift - 1)
-		half := uint32(1) << (shift - 1)
-		if rest > half || (rest == half && m&1 == 1) {
-			m++
-		}
-		return sign | uint16(m)
-	}
-	return sign
-}
-
-// halfToFloat converts IEEE half bits to float32.
-func halfToFloat(h uint16) float32 {
-	sign := uint32(h&0x8000) << 16
-	exp := uint32(h>>10) & 0x1f
-	man := uint32(h & 0x3ff)
-	switch {
-	case exp == 0x1f:
-		return math.Float32frombits(sign | 0x7f800000 | man<<13)
-	case exp == 0:
-		if man == 0 {
-			return math.Float32frombits(sign)
-		}
-		f := float32(man) / (1 << 24)
-		if sign != 0 {
-			return -f
-		}
-		return f
-	}
-	return math.Float32frombits(sign | (exp+127-15)<<23 | man<<13)
 }

@@ -1,6 +1,6 @@
 package tensor
 
-// The tests run on the CPU device, the reference implementation of tiny's
-// device contract, and the differential ones on CLANG too where a C
-// compiler works (see engines).
+// The tests run on the CPU device, and the differential ones on the
+// reference device (devices/ref) and on CLANG too where a C compiler works
+// (see engines).
 import _ "tiny/devices/cpu"

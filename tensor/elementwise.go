@@ -202,8 +202,12 @@ func (t *Tensor) floorDiv(y any, reverse bool) *Tensor {
 	if a.n.dtype == Bool {
 		a, b = a.Cast(Int32), b.Cast(Int32)
 	}
-	// C division truncates; step down when the signs differ and it was inexact.
+	// C division truncates; step down when the signs differ and it was inexact
+	// (never for unsigned dtypes, whose quotient is the floor already).
 	q := alu(codegen.OpIDiv, a.n.dtype, a, b)
+	if isUnsigned(a.n.dtype) {
+		return q
+	}
 	r := alu(codegen.OpMod, a.n.dtype, a, b)
 	adjust := r.Ne(0).And(r.Lt(0).Ne(b.Lt(0)))
 	return adjust.Where(q.Sub(1), q)

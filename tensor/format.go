@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"tiny/codegen"
 	"tiny/devices"
 )
 
@@ -32,14 +33,8 @@ func (t *Tensor) String() string {
 			b.WriteString(", shape=" + FormatShape(shp))
 		}
 	} else {
-		summarize := t.Numel() > threshold
-		offs := shownOffsets(shp, summarize)
-		strs := t.pickStrings(offs)
-		leaves := make(map[int]string, len(offs))
-		for i, o := range offs {
-			leaves[o] = strs[i]
-		}
-		b.WriteString(formatArray(leaves, shp, summarize, strings.Repeat(" ", len("tensor("))))
+		axes, leaves := t.Shown()
+		b.WriteString(formatArray(leaves, shp, axes, strings.Repeat(" ", len("tensor("))))
 	}
 	if t.n.dtype != Float32 {
 		b.WriteString(", dtype=" + t.n.dtype.String())
@@ -110,7 +105,7 @@ func elemString(b *devices.Buffer, i int) string {
 	case Int64:
 		return strconv.FormatInt(b.Int64s()[i], 10)
 	case Float16:
-		return FormatFloat(float64(halfToFloat(b.Uint16s()[i])), Float16)
+		return FormatFloat(float64(codegen.HalfToFloat(b.Uint16s()[i])), Float16)
 	case Float32:
 		return FormatFloat(float64(b.Float32s()[i]), Float32)
 	case Uint64:
@@ -161,39 +156,56 @@ func FormatFloat(v float64, d DType) string {
 // formatHalf prints a float16 value with the fewest digits that read back
 // to the same half.
 func formatHalf(v float64) string {
-	h := halfBits(float32(v))
+	h := codegen.FloatToHalf(float32(v))
 	for prec := 1; prec < 17; prec++ {
 		s := strconv.FormatFloat(v, 'g', prec, 64)
-		if f, err := strconv.ParseFloat(s, 64); err == nil && halfBits(float32(f)) == h {
+		if f, err := strconv.ParseFloat(s, 64); err == nil && codegen.FloatToHalf(float32(f)) == h {
 			return FormatFloat(f, Float64)
 		}
 	}
 	return FormatFloat(v, Float64)
 }
 
-// shownOffsets returns the row-major offsets of the elements a print of
-// shape shp shows.
-func shownOffsets(shp []int, summarize bool) []int {
-	var out []int
+// Shown returns what a print of t shows: for each axis the indices of the
+// items shown (all of them up to 1000 elements; beyond, the first and last 3
+// of every longer axis, with -1 where "..." stands for the rest), and the
+// shown elements formatted, by row-major offset. It realizes t.
+func (t *Tensor) Shown() (axes [][]int, elems map[int]string) {
+	shp := t.n.shape
+	summarize := t.Numel() > threshold
+	axes = make([][]int, len(shp))
+	for i, n := range shp {
+		axes[i] = shownItems(n, summarize)
+	}
+	if t.Numel() == 0 {
+		return axes, map[int]string{}
+	}
+	var offs []int
 	var visit func(axis, off int)
 	visit = func(axis, off int) {
 		if axis == len(shp) {
-			out = append(out, off)
+			offs = append(offs, off)
 			return
 		}
-		for _, i := range shownItems(shp[axis], summarize) {
+		for _, i := range axes[axis] {
 			if i >= 0 {
 				visit(axis+1, off+i*prod(shp[axis+1:]))
 			}
 		}
 	}
 	visit(0, 0)
-	return out
+	strs := t.pickStrings(offs)
+	elems = make(map[int]string, len(offs))
+	for i, o := range offs {
+		elems[o] = strs[i]
+	}
+	return axes, elems
 }
 
-// formatArray lays out leaves (by row-major offset, of shape shp)
-// NumPy-style; indent is the hanging indent of continuation lines.
-func formatArray(leaves map[int]string, shp []int, summarize bool, indent string) string {
+// formatArray lays out leaves (by row-major offset, of shape shp, showing
+// the items axes lists) NumPy-style; indent is the hanging indent of
+// continuation lines.
+func formatArray(leaves map[int]string, shp []int, axes [][]int, indent string) string {
 	if len(shp) == 0 {
 		return leaves[0]
 	}
@@ -204,7 +216,7 @@ func formatArray(leaves map[int]string, shp []int, summarize bool, indent string
 	var rec func(axis, off int, hang string, cur int) string
 	rec = func(axis, off int, hang string, cur int) string {
 		step := prod(shp[axis+1:])
-		items := shownItems(shp[axis], summarize)
+		items := axes[axis]
 		left := len(shp) - axis
 		var s strings.Builder
 		if left == 1 {

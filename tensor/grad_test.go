@@ -168,8 +168,8 @@ func closeTo(got, want, tol float64) bool {
 
 func TestGradientRules(t *testing.T) {
 	for name, e := range engines(t) {
-		if name == "ref" || name == "clang" && testing.Short() {
-			continue // half a minute each: ref evaluates slowly, clang compiles (cold cache)
+		if name == "ast" || name == "ref" || name == "clang" && testing.Short() {
+			continue // half a minute each: ast and ref evaluate slowly, clang compiles (cold cache)
 		}
 		t.Run(name, func(t *testing.T) {
 			for _, c := range gradCases {

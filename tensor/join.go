@@ -79,6 +79,24 @@ func Stack(dim int, ts ...*Tensor) *Tensor {
 // a broadcast multiply and a sum over the last axis, so it is one kernel. It
 // panics with a *Error when the inner dimensions differ or an operand is 0-d.
 func (t *Tensor) Matmul(w *Tensor) *Tensor {
+	x, y := t.matmulOperands(w)
+	// Accumulated in the sum dtype, given in the operands' (tinygrad's dot):
+	// uint8 @ uint8 is uint8, bool @ bool is bool.
+	return x.Mul(y).Sum([]int{-1}, false).Cast(codegen.Promote(t.n.dtype, w.n.dtype))
+}
+
+// MatmulAcc is Matmul accumulated in, and given as, dtype acc (tinygrad's
+// dot and matmul with acc_dtype=): int8 operands with acc Int32 give exact
+// int32 sums, float16 ones with acc Float32 a float32 result.
+func (t *Tensor) MatmulAcc(w *Tensor, acc DType) *Tensor {
+	checkDType("matmul", acc)
+	x, y := t.matmulOperands(w)
+	return x.Mul(y).SumAcc([]int{-1}, false, acc)
+}
+
+// matmulOperands checks t @ w and gives the two broadcastable operands
+// whose product summed over the last axis is the matrix product.
+func (t *Tensor) matmulOperands(w *Tensor) (*Tensor, *Tensor) {
 	n1, n2 := t.Ndim(), w.Ndim()
 	if n1 == 0 || n2 == 0 {
 		fail("matmul: 0-d operand in shapes %s and %s", FormatShape(t.n.shape), FormatShape(w.n.shape))
@@ -101,9 +119,7 @@ func (t *Tensor) Matmul(w *Tensor) *Tensor {
 	if _, err := BroadcastShape(x.n.shape[:x.Ndim()-1], y.n.shape[:y.Ndim()-1]); err != nil {
 		fail("matmul: shapes %s and %s cannot be multiplied", FormatShape(t.n.shape), FormatShape(w.n.shape))
 	}
-	// Accumulated in the sum dtype, given in the operands' (tinygrad's dot):
-	// uint8 @ uint8 is uint8, bool @ bool is bool.
-	return x.Mul(y).Sum([]int{-1}, false).Cast(codegen.Promote(t.n.dtype, w.n.dtype))
+	return x, y
 }
 
 // Dot is Matmul.

@@ -51,10 +51,12 @@ func TestSplitReduceThenLoad(t *testing.T) {
 	}
 }
 
-// deviceEngines returns the engines of the devices (not the reference
-// evaluator, too slow for sums of 1e8).
+// deviceEngines returns the engines of the devices that run kernels at
+// speed (not the AST evaluator or the reference device, too slow for sums
+// of 1e8).
 func deviceEngines(t *testing.T) map[string]*Engine {
 	m := engines(t)
+	delete(m, "ast")
 	delete(m, "ref")
 	if t1, err := NewEngine(Options{Device: "CPU", Threads: 1}); err == nil {
 		m["cpu, one thread"] = t1
@@ -189,7 +191,8 @@ func TestNaNSemantics(t *testing.T) {
 }
 
 // CLANG compiles with floating-point contraction off: a multiply and an add
-// round twice, as on the CPU device, so the two agree bit for bit.
+// round twice, as on the CPU device and the reference device, so the three
+// agree bit for bit.
 func TestMultiplyAddAsCPU(t *testing.T) {
 	es := engines(t)
 	clang, ok := es["clang"]
@@ -200,10 +203,10 @@ func TestMultiplyAddAsCPU(t *testing.T) {
 		a, b, c := e.Rand([]int{4096}, 1), e.Rand([]int{4096}, 2), e.Rand([]int{4096}, 3)
 		return a.Mul(b).Sub(c.Mul(0.75)).Add(a.Mul(c)).Floats()
 	}
-	want, got := f(es["cpu"]), f(clang)
+	want, got, ref := f(es["cpu"]), f(clang), f(es["ref"])
 	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("element %d: CLANG %v, CPU %v", i, got[i], want[i])
+		if got[i] != want[i] || ref[i] != want[i] {
+			t.Fatalf("element %d: CLANG %v, CPU %v, REF %v", i, got[i], want[i], ref[i])
 		}
 	}
 }

@@ -200,10 +200,16 @@ type pair struct {
 	d dense
 }
 
-// randomStep applies one random op to x (sometimes with other).
-func randomStep(r *rand.Rand, e *Engine, x, other pair) (pair, string) {
+// randomStep applies one random op to x (sometimes with other). With
+// floats, the int detour is left out: truncation would turn a difference
+// in the last bit into one of a whole unit.
+func randomStep(r *rand.Rand, e *Engine, x, other pair, floats bool) (pair, string) {
 	n := len(x.d.shape)
-	switch r.Intn(14) {
+	op := r.Intn(14)
+	if floats && op == 13 {
+		return x, "no int detour"
+	}
+	switch op {
 	case 11: // x @ x.T over the last two axes (or a vector dot)
 		c := x.t.Clip(-3, 3)
 		cd := x.d.binary(dense{[]int{}, []float64{0}}, func(a, _ float64) float64 { return math.Max(-3, math.Min(3, a)) })
@@ -319,8 +325,15 @@ func factor(r *rand.Rand, n int) []int {
 	return append(shp, n)
 }
 
-func randomInput(r *rand.Rand, e *Engine, shp []int) pair {
-	d := gen(shp, func([]int) float64 { return float64(r.Intn(9) - 4) })
+// randomInput returns a float32 input of shape shp: small integers, or
+// with floats, random values in [-2, 2).
+func randomInput(r *rand.Rand, e *Engine, shp []int, floats bool) pair {
+	d := gen(shp, func([]int) float64 {
+		if floats {
+			return float64(float32(r.Float64()*4 - 2))
+		}
+		return float64(r.Intn(9) - 4)
+	})
 	return pair{e.FromFloats(d.data, shp, Float32), d}
 }
 
@@ -330,25 +343,61 @@ func TestRandomGraphs(t *testing.T) {
 	}
 }
 
-func randomGraphs(t *testing.T, e *Engine) {
-	iters := 150
+// graphIters is how many random graphs each test builds.
+func graphIters() int {
 	if testing.Short() {
-		iters = 40
+		return 40
 	}
-	for seed := 0; seed < iters; seed++ {
-		r := rand.New(rand.NewSource(int64(seed)))
-		shp := factor(r, []int{6, 8, 12, 16, 24}[r.Intn(5)])
-		x := randomInput(r, e, shp)
-		other := randomInput(r, e, []int{prod(shp)})
-		var trail []string
-		for step := 0; step < 2+r.Intn(6); step++ {
-			var what string
-			x, what = randomStep(r, e, x, other)
-			trail = append(trail, what)
-			if prod(x.d.shape) > 4096 || prod(x.d.shape) == 0 || len(x.d.shape) == 0 {
-				break
+	return 150
+}
+
+// randomGraph builds the random graph of seed on e: a few random steps
+// from a random input, as a tensor and as a dense array, and the steps.
+func randomGraph(seed int, e *Engine, floats bool) (pair, []string) {
+	r := rand.New(rand.NewSource(int64(seed)))
+	shp := factor(r, []int{6, 8, 12, 16, 24}[r.Intn(5)])
+	x := randomInput(r, e, shp, floats)
+	other := randomInput(r, e, []int{prod(shp)}, floats)
+	var trail []string
+	for step := 0; step < 2+r.Intn(6); step++ {
+		var what string
+		x, what = randomStep(r, e, x, other, floats)
+		trail = append(trail, what)
+		if prod(x.d.shape) > 4096 || prod(x.d.shape) == 0 || len(x.d.shape) == 0 {
+			break
+		}
+	}
+	return x, trail
+}
+
+// Random graphs over random floats give on every engine what the reference
+// device gives, within float32 rounding: the devices may order a sum
+// differently, never compute something else.
+func TestRandomFloatGraphs(t *testing.T) {
+	es := engines(t)
+	ref := es["ref"]
+	delete(es, "ref")
+	for seed := range graphIters() {
+		want, trail := randomGraph(seed, ref, true)
+		w := want.t.Floats()
+		for name, e := range es {
+			got, _ := randomGraph(seed, e, true)
+			g := got.t.Floats()
+			if !slices.Equal(got.t.Shape(), want.t.Shape()) {
+				t.Fatalf("%s: seed %d %v: shape %v, reference %v", name, seed, trail, got.t.Shape(), want.t.Shape())
+			}
+			for i := range w {
+				if !closeTo(g[i], w[i], 1e-5) {
+					t.Fatalf("%s: seed %d %v: element %d: got %v, reference device %v", name, seed, trail, i, g[i], w[i])
+				}
 			}
 		}
+	}
+}
+
+func randomGraphs(t *testing.T, e *Engine) {
+	for seed := range graphIters() {
+		x, trail := randomGraph(seed, e, false)
 		got := x.t.Floats()
 		if !slices.Equal(x.t.Shape(), x.d.shape) {
 			t.Fatalf("seed %d %v: shape %v, want %v", seed, trail, x.t.Shape(), x.d.shape)

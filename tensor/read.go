@@ -107,8 +107,8 @@ func (t *Tensor) Value() any {
 	}
 }
 
-// ToList returns t as nested []any (one level per axis) of bool, int64 or
-// float64 leaves according to its dtype; a rank-0 tensor gives the bare
+// ToList returns t as nested []any (one level per axis) of bool, int64
+// (uint64 for a uint64 tensor) or float64 leaves according to its dtype; a rank-0 tensor gives the bare
 // leaf. It realizes t.
 func (t *Tensor) ToList() any {
 	var leaves []any
@@ -116,6 +116,10 @@ func (t *Tensor) ToList() any {
 	case d == Bool:
 		for _, v := range t.Bools() {
 			leaves = append(leaves, v)
+		}
+	case d == Uint64:
+		for _, v := range t.Ints() {
+			leaves = append(leaves, uint64(v)) // the bits: 2**63 and above stay positive
 		}
 	case d.IsInt():
 		for _, v := range t.Ints() {

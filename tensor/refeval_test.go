@@ -10,34 +10,43 @@ import (
 	"tiny/devices"
 	"tiny/devices/clang"
 	"tiny/devices/opencl"
+	_ "tiny/devices/ref"
 	"tiny/symbolic"
 )
 
-// refEngine returns an engine that runs kernels with interpKernel, the
-// reference evaluator below: element by element, straight from the AST.
-func refEngine() *Engine {
-	e := testEngine()
-	e.interp = interpKernel
-	return e
+// astEngine returns an engine that runs kernels with interpKernel, the
+// AST evaluator below: element by element, straight from the AST.
+func astEngine() *Engine {
+	return testEngine()
 }
 
-// cpuEngine returns an engine on the CPU device, or the reference engine
+// cpuEngine returns an engine on the CPU device, or the AST evaluator's engine
 // when no CPU device is registered.
 func cpuEngine(t testing.TB) *Engine {
 	e, err := NewEngine(Options{Device: "CPU"})
 	if err != nil {
-		t.Logf("no CPU device (%v): using the reference evaluator", err)
-		return refEngine()
+		t.Logf("no CPU device (%v): using the AST evaluator", err)
+		return astEngine()
+	}
+	return e
+}
+
+// refDeviceEngine returns an engine on the reference device (devices/ref),
+// which runs the lowered programs one uop at a time.
+func refDeviceEngine(t testing.TB) *Engine {
+	e, err := NewEngine(Options{Device: "REF"})
+	if err != nil {
+		t.Fatalf("REF device: %v", err)
 	}
 	return e
 }
 
 // engines returns the engines the differential tests run on: the CPU
-// device, the reference evaluator, and the CLANG device where a C compiler
-// works (issue 5: every oracle program on both devices), and the GPU
-// device where OpenCL has a platform.
+// device, the reference device ("ref"), the kernel-AST evaluator ("ast"),
+// the CLANG device where a C compiler works (issue 5: every oracle program
+// on both devices), and the GPU device where OpenCL has a platform.
 func engines(t testing.TB) map[string]*Engine {
-	m := map[string]*Engine{"cpu": cpuEngine(t), "ref": refEngine()}
+	m := map[string]*Engine{"cpu": cpuEngine(t), "ref": refDeviceEngine(t), "ast": astEngine()}
 	if os.Getenv("TINY_TEST_GPU") == "" {
 		// pocl compiles each new kernel in about a second: the sweep over
 		// every program on GPU is opt-in (docs/opencl.md).
@@ -123,8 +132,25 @@ func interpKernel(k *codegen.Kernel, bufs []*devices.Buffer) {
 		return int(x.idx.Eval(env)), x.valid.Eval(env) != 0
 	}
 	result := make([]float64, bufs[0].Len)
-	var eval func(n *codegen.Node, pos []int) float64
+	// The AST is a DAG (a random draw reads its position through many
+	// paths): memo keeps each node's value at the current position, whose
+	// generation gen changes whenever pos does.
+	type memoed struct {
+		gen int
+		v   float64
+	}
+	memo := map[*codegen.Node]memoed{}
+	gen := 0
+	var eval, evalNode func(n *codegen.Node, pos []int) float64
 	eval = func(n *codegen.Node, pos []int) float64 {
+		if m, ok := memo[n]; ok && m.gen == gen {
+			return m.v
+		}
+		v := evalNode(n, pos)
+		memo[n] = memoed{gen, v}
+		return v
+	}
+	evalNode = func(n *codegen.Node, pos []int) float64 {
 		switch n.Op {
 		case codegen.OpLoad:
 			i, ok := index(n, pos)
@@ -151,9 +177,11 @@ func interpKernel(k *codegen.Kernel, bufs []*devices.Buffer) {
 			}
 			p := append([]int(nil), pos...)
 			forEach(full, n.Axes, p, func() {
+				gen++
 				v := eval(n.Src[0], p)
 				acc = aluRef(n.ReduceOp, n.DType, acc, v)
 			})
+			gen++ // back at pos: what the reduce memoized is stale
 			return acc
 		}
 		args := make([]float64, len(n.Src))
@@ -171,6 +199,7 @@ func interpKernel(k *codegen.Kernel, bufs []*devices.Buffer) {
 	}
 	pos := make([]int, len(out))
 	forEach(out, allAxes(len(out)), pos, func() {
+		gen++
 		i, _ := index(k.AST, pos)
 		result[i] = roundTo(eval(k.AST.Src[0], pos), k.AST.DType)
 	})
@@ -215,7 +244,7 @@ func roundTo(v float64, d DType) float64 {
 	case Float32:
 		return float64(float32(v))
 	case Float16:
-		return float64(halfToFloat(halfBits(float32(v))))
+		return float64(codegen.HalfToFloat(codegen.FloatToHalf(float32(v))))
 	}
 	return v
 }
@@ -244,6 +273,11 @@ func aluRef(op codegen.Op, d DType, a ...float64) float64 {
 		r = a[0] - a[1]
 	case codegen.OpMul:
 		r = a[0] * a[1]
+		if d.IsInt() && d.Size() <= 4 {
+			// Wrap before float64 rounds the low bits away (a hash's
+			// uint32 products pass 2**53).
+			r = float64(uint64(int64(a[0])) * uint64(int64(a[1])) & 0xffffffff)
+		}
 	case codegen.OpDiv:
 		r = a[0] / a[1]
 	case codegen.OpIDiv:

@@ -223,17 +223,26 @@ func (t *Tensor) pow(y any, reverse bool) *Tensor {
 // powFloats returns x**e for float tensors of one shape and dtype:
 // 2**(e*log2|x|), with the sign of a negative x for odd integral e and NaN
 // for fractional e; 0**e is 0, 1 or inf as e is positive, zero or negative.
+//
+// The special values are C's pow (and torch's): x**0 and 1**e are 1 even
+// for a NaN operand, 0**NaN is NaN, (-1)**±inf is 1, -0.0 to an odd power
+// keeps its sign, and -inf to a power that is not an odd integer is +inf
+// (or 0 for a negative one).
 func powFloats(x, e *Tensor) *Tensor {
 	zero := x.Eq(0)
 	mag := zero.Where(1.0, x.Abs()).Log2().Mul(e).Exp2()
-	mag = zero.Where(e.Gt(0).Where(0.0, e.Eq(0).Where(1.0, math.Inf(1))), mag)
+	mag = zero.Where(e.Gt(0).Where(0.0, e.Lt(0).Where(math.Inf(1), math.NaN())), mag)
 	odd := e.Sub(e.Mul(0.5).Floor().Mul(2.0)).Eq(1.0)
 	integral := e.Eq(e.Floor())
 	neg := x.Lt(0)
-	r := neg.And(odd).Where(mag.Neg(), mag)
+	negZero := zero.And(x.Reciprocal().Lt(0))
+	r := neg.Or(negZero).And(odd).Where(mag.Neg(), mag)
 	// Times NaN there, not a NaN constant: the gradient is NaN there too,
-	// as torch's, and untouched elsewhere.
-	return r.Mul(neg.And(integral.Not()).Where(math.NaN(), 1.0))
+	// as torch's, and untouched elsewhere. -inf takes no NaN: its power
+	// is an infinity or 0.
+	r = r.Mul(neg.And(x.IsInf(false, true).Not()).And(integral.Not()).Where(math.NaN(), 1.0))
+	one := e.Eq(0).Or(x.Eq(1)).Or(x.Eq(-1).And(e.IsInf(true, true)))
+	return one.Where(1.0, r)
 }
 
 // intPow returns x**k for k >= 0 by repeated squaring.

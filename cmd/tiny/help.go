@@ -48,7 +48,8 @@ Library modules (import "nn" as nn): %s
 Environment:
 
 	DEVICE=CPU|CLANG   the device that runs kernels (also CPU=1 or CLANG=1);
-	                   by default CLANG where a C compiler works, else CPU
+	                   by default CLANG where a C compiler works, else CPU;
+	                   DEVICE=REF interprets each uop in order (slow, to debug)
 	DEBUG=1..4         print kernels and times (1), the schedule (2),
 	                   the uops (3), the generated code (4)
 	NO_COLOR=1         never color the output (it is colored only on a terminal)

@@ -69,7 +69,7 @@ type result struct {
 }
 
 // runTiny runs the binary with args, stdin and a clean environment (plus
-// env) in dir, and returns what it printed. It runs on the reference CPU
+// env) in dir, and returns what it printed. It runs on the pure-Go CPU
 // device unless env picks one.
 func runTiny(t *testing.T, dir, stdin string, env []string, args ...string) result {
 	t.Helper()
@@ -109,7 +109,7 @@ func picksDevice(env []string) bool {
 func TestExamples(t *testing.T) { testExamples(t, nil, *update) }
 
 // TestExamplesClang runs the examples on the CLANG device: they print the
-// same as on the reference CPU device.
+// same as on the pure-Go CPU device.
 func TestExamplesClang(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles kernels")

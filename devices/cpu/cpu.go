@@ -1,5 +1,5 @@
-// Package cpu is tiny's pure-Go device, the reference every other device is
-// checked against. It needs no cgo and no compiler.
+// Package cpu is tiny's pure-Go device, the one that runs where no C
+// compiler does. It needs no cgo and no compiler.
 //
 // Compile turns each uop of a codegen.Program into a Go closure, once. The
 // closures of an innermost loop work on runs of up to blockSize elements,

@@ -78,7 +78,17 @@ try:
     # in order, every time (ipykernel does); the next cell sent runs.
     runs = 0
     for attempt in range(30):
-        ids = [kc.execute(code) for code in ("nope_%d" % attempt, "ran_a = 1", "ran_b = 1")]
+        # A notebook stamps the cells of a Run All in one loop before any
+        # reply: build all three first, so that a client process held off
+        # the CPU between sends (a loaded machine) does not date a cell
+        # after the failure it was queued behind.
+        msgs = [kc.session.msg("execute_request", {"code": code, "silent": False, "store_history": True,
+                                                   "user_expressions": {}, "allow_stdin": False,
+                                                   "stop_on_error": True})
+                for code in ("nope_%d" % attempt, "ran_a = 1", "ran_b = 1")]
+        for m in msgs:
+            kc.shell_channel.send(m)
+        ids = [m["header"]["msg_id"] for m in msgs]
         replies = [kc.get_shell_msg(timeout=10) for _ in ids]
         got = [(r["parent_header"]["msg_id"], r["content"]["status"]) for r in replies]
         check(got == list(zip(ids, ["error", "aborted", "aborted"])), ("run all", attempt, got))

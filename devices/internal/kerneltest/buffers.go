@@ -12,7 +12,7 @@ import (
 func Get(b *devices.Buffer, i int) float64 {
 	switch b.DType {
 	case codegen.Float16:
-		return float64(halfToFloat(b.Uint16s()[i]))
+		return float64(codegen.HalfToFloat(b.Uint16s()[i]))
 	case codegen.Float32:
 		return float64(b.Float32s()[i])
 	case codegen.Float64:
@@ -118,23 +118,6 @@ func Close(got, want float64, d codegen.DType) bool {
 	return math.Abs(got-want) <= tol*(1+math.Abs(want))
 }
 
-func halfToFloat(h uint16) float32 {
-	sign := uint32(h>>15) << 31
-	exp := uint32(h>>10) & 0x1f
-	frac := uint32(h) & 0x3ff
-	switch {
-	case exp == 0x1f:
-		return math.Float32frombits(sign | 0x7f800000 | frac<<13)
-	case exp != 0:
-		return math.Float32frombits(sign | (exp+112)<<23 | frac<<13)
-	}
-	f := float32(frac) / (1 << 24)
-	if sign != 0 {
-		f = -f
-	}
-	return f
-}
-
 // floatToHalf rounds to the nearest half by way of float64 arithmetic, an
 // implementation independent of the device's bit manipulation.
 func floatToHalf(f float32) uint16 {
@@ -165,4 +148,4 @@ func floatToHalf(f float32) uint16 {
 	return sign | uint16(e+15)<<10 | uint16(m-1024)
 }
 
-func half(f float32) float32 { return halfToFloat(floatToHalf(f)) }
+func half(f float32) float32 { return codegen.HalfToFloat(floatToHalf(f)) }

@@ -1,0 +1,252 @@
+package codegen
+
+import (
+	"fmt"
+	"strings"
+)
+
+// This file holds the packed form RenderC gives the shared operand of a
+// register tile: a vector load in a reduce nest that several iterations of
+// an enclosing loop read again unchanged (the B panel of a matmul, read once
+// for every row tile) is first copied, before that loop, into a contiguous
+// buffer in the order the nest walks it, and the nest reads the copy. A
+// matmul's B panel otherwise strides by a whole row per step of the reduce:
+// with 1024 columns every step opens a new 4 KiB page and maps to the same
+// cache sets, so the panel never stays in L1 or L2 and comes from L3 again
+// for every row tile. Packing changes no value and no order of operations.
+
+// maxPackFloats bounds a packed panel (256 KiB, half a core's L2): each
+// worker thread keeps one buffer per packed load.
+const maxPackFloats = 1 << 16
+
+// minPackReuse is the number of iterations of the loop a panel is packed
+// before from which packing pays: each iteration reads the whole panel.
+const minPackReuse = 4
+
+// pack is one packed load.
+type pack struct {
+	load   int   // the LOAD
+	before int   // the RANGE the panel is packed before
+	dims   []int // the RANGEs the panel is indexed by, outermost first
+	ext    []int // their trip counts
+	size   int   // floats in the panel
+}
+
+// packPlan says which loads RenderC packs.
+type packPlan struct {
+	byLoad map[int]*pack
+	before map[int][]*pack // RANGE -> the panels packed before it
+}
+
+// planPack finds the vector loads to pack: float32 loads of a vector loop
+// inside a reduce nest whose index does not depend on some output loop
+// around the nest (the loop whose iterations share the panel) and depends
+// otherwise only on loops with constant bounds, where each step of the
+// innermost reduce loop jumps in memory.
+func (r *cRenderer) planPack() packPlan {
+	pp := packPlan{byLoad: map[int]*pack{}, before: map[int][]*pack{}}
+	if r.split {
+		return pp
+	}
+	for l := range r.vec.loops {
+		for j := l + 1; j < r.end[l]; j++ {
+			if u := r.u[j]; u.Op == OpLoad && r.vec.class[j] == vecValue && pp.byLoad[j] == nil {
+				if pk := r.packFor(l, j); pk != nil {
+					pp.byLoad[j] = pk
+					pp.before[pk.before] = append(pp.before[pk.before], pk)
+				}
+			}
+		}
+	}
+	for _, ps := range pp.before {
+		for a := 1; a < len(ps); a++ {
+			for b := a; b > 0 && ps[b].load < ps[b-1].load; b-- {
+				ps[b], ps[b-1] = ps[b-1], ps[b]
+			}
+		}
+	}
+	return pp
+}
+
+// packFor returns the pack of load j in vector loop l, or nil.
+func (r *cRenderer) packFor(l, j int) *pack {
+	var chain []int // the loops around j, outermost first
+	for x := l; x >= 0; x = r.scope[x] {
+		chain = append([]int{x}, chain...)
+	}
+	nest := -1
+	for k, x := range chain {
+		if r.u[x].Kind == RangeReduce {
+			nest = k
+			break
+		}
+	}
+	if nest <= 0 {
+		return nil
+	}
+	idx := r.u[j].Src[1]
+	deps := r.loopDeps(idx, map[int]map[int]bool{})
+	f := -1
+	for k := nest - 1; k >= 0; k-- {
+		if !deps[chain[k]] {
+			f = k
+			break
+		}
+	}
+	if f < 0 {
+		return nil
+	}
+	before := chain[f]
+	if n, ok := r.constTrip(before); !ok || n < minPackReuse {
+		return nil
+	}
+	pk := &pack{load: j, before: before, size: 1}
+	for _, x := range chain[f+1:] {
+		if !deps[x] {
+			continue
+		}
+		n, ok := r.constTrip(x)
+		if !ok || x == r.global {
+			return nil
+		}
+		pk.dims = append(pk.dims, x)
+		pk.ext = append(pk.ext, n)
+		pk.size *= n
+	}
+	if pk.size > maxPackFloats || pk.size < 2*vecWidth {
+		return nil
+	}
+	// Every value the index reads that does not vary with the panel's
+	// loops must be computed before the panel is packed.
+	if !r.packable(idx, deps, before, pk.dims) {
+		return nil
+	}
+	// Only a panel whose reduce steps jump is worth copying: when the
+	// innermost reduce loop's next step reads the next vectors in memory
+	// (a convolution's weight, or its input windows, with channels
+	// innermost) the prefetchers already stream it, and the copy would
+	// only add traffic.
+	if len(pk.dims) < 2 || pk.dims[len(pk.dims)-1] != l {
+		return nil
+	}
+	d := pk.dims[len(pk.dims)-2]
+	if r.u[d].Kind != RangeReduce || r.coef(idx, d, map[int]int64{d: 1}) == int64(pk.ext[len(pk.ext)-1]) {
+		return nil
+	}
+	return pk
+}
+
+// constTrip returns the trip count of a RANGE over [0, n) with constant n.
+func (r *cRenderer) constTrip(x int) (int, bool) {
+	lo, hi := r.u[r.u[x].Src[0]], r.u[r.u[x].Src[1]]
+	if lo.Op != OpConst || lo.Val != 0 || hi.Op != OpConst || hi.Val < 1 {
+		return 0, false
+	}
+	return int(hi.Val), true
+}
+
+// loopDeps returns the RANGEs uop j's value depends on.
+func (r *cRenderer) loopDeps(j int, memo map[int]map[int]bool) map[int]bool {
+	if d, ok := memo[j]; ok {
+		return d
+	}
+	d := map[int]bool{}
+	if r.u[j].Op == OpRange {
+		d[j] = true
+	}
+	for _, s := range r.u[j].Src {
+		if r.u[j].Op == OpRange {
+			break
+		}
+		for x := range r.loopDeps(s, memo) {
+			d[x] = true
+		}
+	}
+	memo[j] = d
+	return d
+}
+
+// packable reports whether index uop j can be rendered before loop before:
+// what depends on the panel's loops is index arithmetic, and everything
+// else is computed earlier in the program.
+func (r *cRenderer) packable(j int, deps map[int]bool, before int, dims []int) bool {
+	u := r.u[j]
+	varies := false
+	for x := range r.loopDeps(j, map[int]map[int]bool{}) {
+		for _, d := range dims {
+			varies = varies || x == d
+		}
+	}
+	switch {
+	case u.Op == OpRange || u.Op == OpConst || u.Op == OpDefineVar:
+		return true
+	case !varies:
+		return j < before
+	case u.DType != Index || u.Op == OpLoad:
+		return false
+	}
+	switch u.Op {
+	case OpAdd, OpSub, OpMul, OpIDiv, OpMod:
+	default:
+		return false
+	}
+	for _, s := range u.Src {
+		if !r.packable(s, deps, before, dims) {
+			return false
+		}
+	}
+	return true
+}
+
+// packExpr renders index uop j as one C expression of the panel's loop
+// variables and of values computed before the panel.
+func (r *cRenderer) packExpr(j int, dims []int) string {
+	u := r.u[j]
+	varies := false
+	for x := range r.loopDeps(j, map[int]map[int]bool{}) {
+		for _, d := range dims {
+			varies = varies || x == d
+		}
+	}
+	if !varies || u.Op == OpRange {
+		return r.ref(j)
+	}
+	src := make([]string, len(u.Src))
+	for k, s := range u.Src {
+		src[k] = r.packExpr(s, dims)
+	}
+	return r.alu(u.Op, u.DType, r.u[u.Src[0]].DType, src)
+}
+
+// packName is the buffer of a packed load.
+func packName(pk *pack) string { return fmt.Sprintf("pk%d", pk.load) }
+
+// emitPacks copies the panels packed before loop x into their buffers.
+func (r *cRenderer) emitPacks(x int) {
+	for _, pk := range r.pack.before[x] {
+		u := r.u[pk.load]
+		r.line("static __thread float %s[%d] __attribute__((aligned(64)));", packName(pk), pk.size)
+		r.line("{")
+		r.depth++
+		for k, d := range pk.dims {
+			n := r.u[d].Name
+			r.line("for (long %s = 0; %s < %d; %s++)", n, n, pk.ext[k], n)
+		}
+		r.line("  %s[%s] = %s[%s];", packName(pk), r.packIndex(pk), r.ref(u.Src[0]), r.packExpr(u.Src[1], pk.dims))
+		r.depth--
+		r.line("}")
+	}
+}
+
+// packIndex is the position in the panel of the current values of its
+// loops' variables.
+func (r *cRenderer) packIndex(pk *pack) string {
+	var b strings.Builder
+	for k, d := range pk.dims {
+		if k > 0 {
+			b.WriteString(fmt.Sprintf(")*%dLL+", pk.ext[k]))
+		}
+		b.WriteString(r.u[d].Name)
+	}
+	return strings.Repeat("(", len(pk.dims)-1) + b.String()
+}

@@ -1,0 +1,151 @@
+package ref_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"tiny/codegen"
+	"tiny/devices"
+	"tiny/devices/clang"
+	_ "tiny/devices/cpu"
+	kt "tiny/devices/internal/kerneltest"
+	"tiny/shape"
+)
+
+// buf returns a buffer of dtype d holding vs (int64s written as such, so
+// that values beyond 2**53 are exact).
+func buf(d codegen.DType, vs ...any) *devices.Buffer {
+	b := devices.Alloc(d, len(vs))
+	for i, v := range vs {
+		switch v := v.(type) {
+		case int64:
+			devices.Elems[int64](b)[i] = v
+		case float64:
+			kt.Set(b, i, v)
+		case int:
+			kt.Set(b, i, float64(v))
+		}
+	}
+	return b
+}
+
+var (
+	nan = math.NaN()
+	inf = math.Inf(1)
+	i32 = codegen.Int32
+)
+
+// The semantics of the uops at their edges, as the reference device
+// defines them and the CPU and CLANG devices compute them: integer
+// overflow wraps, division by zero gives 0, float to integer truncates
+// toward zero through int64, NaN propagates through MAX and is unequal to
+// itself, float16 rounds to nearest even and overflows to infinity, and a
+// conversion rounds once.
+func TestSemantics(t *testing.T) {
+	u8, u32, i64, f16, b := codegen.Uint8, codegen.Uint32, codegen.Int64, codegen.Float16, codegen.Bool
+	cases := []struct {
+		name string
+		op   codegen.Op
+		out  codegen.DType
+		in   []*devices.Buffer
+		want []float64
+	}{
+		{"int32 idiv", codegen.OpIDiv, i32, []*devices.Buffer{buf(i32, 7, -7, 7, math.MinInt32, 5), buf(i32, 2, 2, 0, -1, -1)}, []float64{3, -3, 0, math.MinInt32, -5}},
+		{"int32 mod", codegen.OpMod, i32, []*devices.Buffer{buf(i32, 7, -7, 7, math.MinInt32, 5), buf(i32, 2, 2, 0, -1, -3)}, []float64{1, -1, 0, 0, 2}},
+		{"int32 add wraps", codegen.OpAdd, i32, []*devices.Buffer{buf(i32, math.MaxInt32, math.MinInt32), buf(i32, 1, -1)}, []float64{math.MinInt32, math.MaxInt32}},
+		{"int32 mul wraps", codegen.OpMul, i32, []*devices.Buffer{buf(i32, 65536, -3), buf(i32, 65536, 5)}, []float64{0, -15}},
+		{"uint8 sub wraps", codegen.OpSub, u8, []*devices.Buffer{buf(u8, 0, 200), buf(u8, 1, 100)}, []float64{255, 100}},
+		{"uint8 mul wraps", codegen.OpMul, u8, []*devices.Buffer{buf(u8, 16, 15), buf(u8, 16, 17)}, []float64{0, 255}},
+		{"uint32 idiv", codegen.OpIDiv, u32, []*devices.Buffer{buf(u32, math.MaxUint32, 9), buf(u32, 2, 0)}, []float64{math.MaxUint32 / 2, 0}},
+		{"uint32 max", codegen.OpMax, u32, []*devices.Buffer{buf(u32, math.MaxUint32, 1), buf(u32, 1, 2)}, []float64{math.MaxUint32, 2}},
+		{"uint32 cmplt", codegen.OpCmpLt, b, []*devices.Buffer{buf(u32, math.MaxUint32, 1), buf(u32, 1, 2)}, []float64{0, 1}},
+		{"float max", codegen.OpMax, f32, []*devices.Buffer{buf(f32, nan, 1, -inf, 3), buf(f32, 1, nan, inf, 2)}, []float64{nan, nan, inf, 3}},
+		{"float cmpne", codegen.OpCmpNe, b, []*devices.Buffer{buf(f32, nan, 1, 0), buf(f32, nan, 1, math.Copysign(0, -1))}, []float64{1, 0, 0}},
+		{"float cmpeq", codegen.OpCmpEq, b, []*devices.Buffer{buf(f32, nan, 1, 0), buf(f32, nan, 1, math.Copysign(0, -1))}, []float64{0, 1, 1}},
+		{"float cmplt", codegen.OpCmpLt, b, []*devices.Buffer{buf(f32, nan, 1, -inf), buf(f32, 1, nan, inf)}, []float64{0, 0, 1}},
+		{"float div", codegen.OpDiv, f32, []*devices.Buffer{buf(f32, 1, -1, 0, 1), buf(f32, 0, 0, 0, 3)}, []float64{inf, -inf, nan, float64(float32(1.0 / 3))}},
+		{"float to int32", codegen.OpCast, i32, []*devices.Buffer{buf(f32, -2.7, 2.7, -0.5, 65519)}, []float64{-2, 2, 0, 65519}},
+		{"float to uint8", codegen.OpCast, u8, []*devices.Buffer{buf(f32, -1.5, 255.9, 256, 300)}, []float64{255, 255, 0, 44}},
+		{"float to bool", codegen.OpCast, b, []*devices.Buffer{buf(f32, nan, 0, math.Copysign(0, -1), 0.1)}, []float64{1, 0, 0, 1}},
+		{"float to float16", codegen.OpCast, f16, []*devices.Buffer{buf(f32, 65519, 65520, 1+1.0/2048, 1+3.0/2048, 2.7, 1e-8, nan)},
+			[]float64{65504, inf, 1, 1 + 2.0/1024, 2.69921875, 0, nan}},
+		{"int32 to float", codegen.OpCast, f32, []*devices.Buffer{buf(i32, 16777217, -16777219)}, []float64{16777216, -16777220}},
+		// 2**53 + 2**29 + 1 rounds once, up: through float64 it would
+		// become 2**53 + 2**29, then a tie rounded to even, 2**53.
+		{"int64 to float", codegen.OpCast, f32, []*devices.Buffer{buf(i64, int64(1<<53+1<<29+1))}, []float64{1<<53 + 1<<30}},
+		{"int64 to uint8", codegen.OpCast, u8, []*devices.Buffer{buf(i64, int64(-1), int64(257))}, []float64{255, 1}},
+	}
+	devs := map[string]devices.Device{}
+	for _, name := range []string{"REF", "CPU", "CLANG"} {
+		if name == "CLANG" {
+			if _, err := clang.Available(); err != nil {
+				t.Logf("CLANG not tested: %v", err)
+				continue
+			}
+		}
+		d, err := devices.Open(name, devices.Options{Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		devs[name] = d
+	}
+	for _, c := range cases {
+		n := c.in[0].Len
+		s := shape.FromInts(n)
+		src := make([]*codegen.Node, len(c.in))
+		specs := make([]codegen.BufSpec, len(c.in))
+		for i, x := range c.in {
+			src[i] = kt.Load(i+1, x.DType, s)
+			specs[i] = spec(x.DType, n)
+		}
+		k := kt.Kernel(s, kt.Op(c.op, c.out, src...), specs...)
+		p, err := codegen.Lower(k, codegen.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, d := range devs {
+			r, err := d.Compile(p)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", name, c.name, err)
+			}
+			out := devices.Alloc(c.out, n)
+			if err := r.Run(append([]*devices.Buffer{out}, c.in...), nil); err != nil {
+				t.Fatalf("%s: %s: %v", name, c.name, err)
+			}
+			for i, w := range c.want {
+				if g := kt.Get(out, i); g != w && !(math.IsNaN(g) && math.IsNaN(w)) {
+					t.Errorf("%s: %s: element %d = %v, want %v", name, c.name, i, g, w)
+				}
+			}
+		}
+	}
+}
+
+// A program that indexes outside a buffer or names an op that is not a
+// uop fails with an error that says where, never a crash.
+func TestBadPrograms(t *testing.T) {
+	d, _ := devices.Open("REF", devices.Options{})
+	p := &codegen.Program{Name: "bad", Bufs: []codegen.BufSpec{spec(f32, 2)}, UOps: []codegen.UOp{
+		{Op: codegen.OpDefineGlobal, DType: f32, Buf: 0},
+		{Op: codegen.OpConst, DType: codegen.Index, Val: 5},
+		{Op: codegen.OpConst, DType: f32, Val: 1},
+		{Op: codegen.OpStore, DType: f32, Src: []int{0, 1, 2}},
+	}}
+	r, err := d.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = r.Run([]*devices.Buffer{devices.Alloc(f32, 2)}, nil)
+	if err == nil || !strings.Contains(err.Error(), "uop 3 (STORE): element 5 of a float32 buffer of 2") {
+		t.Errorf("out of range: err = %v", err)
+	}
+	p.UOps[3] = codegen.UOp{Op: codegen.OpReduce, DType: f32, Src: []int{2}}
+	if _, err := d.Compile(p); err == nil || !strings.Contains(err.Error(), "uop 3 (REDUCE_AXIS): not an op a device runs") {
+		t.Errorf("not a uop: err = %v", err)
+	}
+	p.UOps[3] = codegen.UOp{Op: codegen.OpAdd, DType: f32, Src: []int{2, 3}}
+	if _, err := d.Compile(p); err == nil || !strings.Contains(err.Error(), "operand 3 is not an earlier uop") {
+		t.Errorf("operand after the uop: err = %v", err)
+	}
+}

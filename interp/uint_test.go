@@ -1,0 +1,52 @@
+package interp_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// uint64 elements past int64 read back exactly (not negative) through
+// .item() and .tolist(), compute as Python ints do with ints, and make
+// uint64 tensors again; results past 2**64-1 or below -2**63 are errors.
+func TestUint64PastInt64(t *testing.T) {
+	it := newInterp(t, nil)
+	ctx := context.Background()
+	if err := it.Exec(ctx, "<t>", "u = tensor([9223372036854775807], dtype=uint64) * 2 + 1\nv = (tensor([2**62], dtype=uint64) * 3).item()", false); err != nil {
+		t.Fatal(err)
+	}
+	for src, want := range map[string]string{
+		"u.item()":   "18446744073709551615",
+		"u.tolist()": "[18446744073709551615]",
+		"tensor([9223372036854775807], dtype=uint64).tolist()": "[9223372036854775807]",
+		"type(v)": "\"int\"",
+		"(v + 1, v - v, v // 3, v % 7, v > 2**62, v == v, v == 2**62)": "(13835058055282163713, 0, 4611686018427387904, 5, true, true, false)",
+		"(float(v), int(v), abs(v), -(v - 2**62), v & 255, v / 2)":     "(1.3835058055282164e+19, 13835058055282163712, 13835058055282163712, -9223372036854775808, 0, 6.917529027641082e+18)",
+		"tensor(u.tolist()).dtype":                                     "uint64",
+		"tensor([v, 1], dtype=uint64).tolist()":                        "[13835058055282163712, 1]",
+		"\"%d\" % v":                                                   "\"13835058055282163712\"",
+		"[v, 0] == [v, 0]":                                             "true",
+		"sorted([v, 2**62, 3])":                                        "[3, 4611686018427387904, 13835058055282163712]",
+	} {
+		got, err := it.Eval(ctx, src)
+		if err != nil {
+			t.Errorf("%s: %v", src, it.FormatError(err))
+			continue
+		}
+		if got.String() != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+	for src, want := range map[string]string{
+		"u.item() + 1":                  "integer overflow in 18446744073709551615 + 1",
+		"-v":                            "integer overflow in 0 - 13835058055282163712",
+		"v * 2":                         "integer overflow",
+		"tensor([v, -1], dtype=uint64)": "does not fit uint64",
+		"tensor([v], dtype=int64)":      "13835058055282163712 does not fit int64",
+	} {
+		_, err := it.Eval(ctx, src)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want an error containing %q", src, err, want)
+		}
+	}
+}
