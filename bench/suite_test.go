@@ -1,93 +1,91 @@
-// Package bench times the tiny suite (../shared/bench/README.md) through the
-// tensor API, on every device named by -devices. The compare script beside it
-// runs these benchmarks and NumPy/PyTorch's reference.py in one go and prints
-// the ratios, which is how tiny's speed targets are checked.
+// Package bench times the rows of tiny/internal/suite (the tiny suite of
+// ../shared/bench/README.md, and the wider table of every op family) through
+// the tensor API, on every device named by -devices. The compare and
+// wide_compare scripts beside it run these benchmarks and NumPy's timings of
+// the same rows in one go and print the ratios, which is how tiny's speed
+// targets are checked. TestRowsCorrect checks every row at full size against
+// a float64 reference.
 package bench
 
 import (
 	"flag"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	_ "tiny/devices/clang"
 	_ "tiny/devices/cpu"
 	_ "tiny/devices/opencl"
+	"tiny/internal/suite"
 	"tiny/tensor"
 )
 
 var deviceList = flag.String("devices", "CPU", "comma-separated devices to benchmark")
 
-// row is one workload of the suite: setup makes its realized inputs once,
-// run builds the lazy expression that one timed call realizes.
-type row struct {
-	name string
-	run  func(in []*tensor.Tensor) *tensor.Tensor
-	in   func(e *tensor.Engine) []*tensor.Tensor
-}
+// BenchmarkSuite reports, per row of the tiny suite and device, the median,
+// min and max wall time of one call (ms-median, ms-min, ms-max) and the
+// median time inside the kernels alone (kernel-ms).
+func BenchmarkSuite(b *testing.B) { benchRows(b, suite.Suite) }
 
-const n16M = 1 << 24
+// BenchmarkWide is BenchmarkSuite over the wider table (bench/wide_compare).
+func BenchmarkWide(b *testing.B) { benchRows(b, suite.Wide) }
 
-func rand(e *tensor.Engine, seed int64, shp ...int) *tensor.Tensor {
-	return e.Rand(shp, seed).Realize()
-}
-
-func vec3(e *tensor.Engine) []*tensor.Tensor {
-	return []*tensor.Tensor{rand(e, 1, n16M), rand(e, 2, n16M), rand(e, 3, n16M)}
-}
-
-func square(n int) func(e *tensor.Engine) []*tensor.Tensor {
-	return func(e *tensor.Engine) []*tensor.Tensor { return []*tensor.Tensor{rand(e, 4, n, n), rand(e, 5, n, n)} }
-}
-
-var rows = []row{
-	{"add", func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Add(t[1]) }, vec3},
-	{"fused", func(t []*tensor.Tensor) *tensor.Tensor {
-		return t[0].Mul(2).Add(t[1]).Mul(t[2]).Sum(nil, false)
-	}, vec3},
-	{"reduce_axis", func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Sum([]int{1}, false) }, square(4096)},
-	{"transpose", func(t []*tensor.Tensor) *tensor.Tensor { return t[0].T().Contiguous() }, square(4096)},
-	{"softmax", func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Softmax(1) }, func(e *tensor.Engine) []*tensor.Tensor {
-		return []*tensor.Tensor{rand(e, 6, 4096, 1024)}
-	}},
-	{"matmul512", func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Matmul(t[1]) }, square(512)},
-	{"matmul1024", func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Matmul(t[1]) }, square(1024)},
-	{"exp_sin", func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Exp().Add(t[1].Sin()) }, vec3},
-}
-
-// BenchmarkSuite reports ns/op per row and device. Before timing, each row
-// runs twice untimed (compiles kernels, warms the buffer pool), as
-// reference.py does for NumPy. The timed loop is a plain loop, as a user
-// writes it: a dead output returns to the pool only when the garbage
-// collector runs its cleanup, and whatever that costs (a fresh buffer, its
-// page faults, the collection itself) is inside the timer.
-func BenchmarkSuite(b *testing.B) {
+// benchRows times rows. Before timing, each row runs twice untimed
+// (compiles kernels, warms the buffer pool), as the NumPy scripts do. The
+// timed loop is a plain loop, as a user writes it: a dead output returns to
+// the pool only when the garbage collector runs its cleanup, and whatever
+// that costs (a fresh buffer, its page faults, the collection itself) is
+// inside ms-median. kernel-ms is the part of it the kernels ran (the
+// engine's Stats.Time): the difference is scheduling, allocation and
+// collection. cpu-ms is the process's CPU time per call, summed over its
+// threads: on a loaded machine it shows the work when the wall time
+// includes waiting for a core.
+func benchRows(b *testing.B, rows []suite.Row) {
 	for _, dev := range strings.Split(*deviceList, ",") {
 		e, err := tensor.NewEngine(tensor.Options{Device: dev})
 		if err != nil {
 			b.Fatalf("device %s: %v", dev, err)
 		}
 		for _, r := range rows {
-			b.Run(dev+"/"+r.name, func(b *testing.B) {
-				in := r.in(e)
+			b.Run(dev+"/"+r.Name, func(b *testing.B) {
+				in := r.Inputs(e)
 				for range 2 {
-					r.run(in).Realize()
+					r.Run(in).Realize()
 				}
 				e.Synchronize()
 				times := make([]float64, 0, b.N)
+				kernels := make([]float64, 0, b.N)
+				cpus := make([]float64, 0, b.N)
 				b.ResetTimer()
 				for range b.N {
+					k0, c0 := e.Stats().Time, cpuTime()
 					start := time.Now()
-					r.run(in).Realize()
+					r.Run(in).Realize()
 					e.Synchronize() // GPU: Realize only queues the kernels
 					times = append(times, time.Since(start).Seconds()*1e3)
+					kernels = append(kernels, (e.Stats().Time-k0).Seconds()*1e3)
+					cpus = append(cpus, (cpuTime()-c0).Seconds()*1e3)
 				}
 				slices.Sort(times)
+				slices.Sort(kernels)
+				slices.Sort(cpus)
 				b.ReportMetric(times[len(times)/2], "ms-median")
 				b.ReportMetric(times[0], "ms-min")
 				b.ReportMetric(times[len(times)-1], "ms-max")
+				b.ReportMetric(kernels[len(kernels)/2], "kernel-ms")
+				b.ReportMetric(cpus[len(cpus)/2], "cpu-ms")
+				if f := r.Flops(); f > 0 {
+					b.ReportMetric(f/times[len(times)/2]/1e6, "GFLOP/s")
+				}
 			})
 		}
 	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -42,7 +42,7 @@ func cascades(r *Node) bool { return r.ReduceOp == OpAdd && r.DType.IsFloat() }
 // block size, when the kernel has a float sum: a loop over whole blocks, a
 // loop inside it over one block, and a rest after them when no block size
 // divides the loop (loop.rest).
-func (nt *nest) cascade(pl *plan, block int) {
+func (nt *nest) cascade(pl *plan, block int, ch *chooser) {
 	if len(nt.red) == 0 || !slices.ContainsFunc(pl.reduces, cascades) {
 		return
 	}
@@ -66,10 +66,15 @@ func (nt *nest) cascade(pl *plan, block int) {
 	}
 	k := len(nt.red) - 1
 	l := nt.red[k]
-	if l.size <= block {
-		return // one block already
+	o, ok := ch.decide(OptBlock, func() (Opt, bool) {
+		_, f, _ := blocks(l.size, block)
+		return Opt{Axis: l.axis, Arg: f}, l.size > block // else one block already
+	})
+	if !ok {
+		return
 	}
-	q, f, rest := blocks(l.size, block)
+	check(o.Axis == l.axis && o.Arg >= 2 && o.Arg < l.size, o)
+	q, f, rest := blocks(l.size, o.Arg)
 	if rest > 0 && k == 0 && len(nt.outer) == 0 {
 		// The rest would run after the global loop, where a device combines
 		// its workers' partial sums: run it all inside a loop of one.

@@ -33,12 +33,25 @@
 //     unrolled (the expand_node idea: each copy indexes with the axis
 //     replaced by a constant), and a reduce with no output loop is split so
 //     that workers share it.
+//     Each decision goes through a chooser (opt.go) that records it on
+//     the Program as an Opt (INNER, UPCAST, LANES, TILE, UNROLL, SPLIT,
+//     BLOCK), or replays a given list (Options.Replay) or skips a kind
+//     (Options.Skip).
 //  3. emit (lower.go): walk the AST inside the nest, each node once per
 //     loop context (the AST is a DAG: x+x repeated 40 times has 40 nodes,
 //     not 2**40). Index and valid expressions come from each ShapeTracker's
 //     IndexExpr and become index uops; loads with a non-trivial valid are
 //     gated, and loads that are never valid are the constant 0. The builder hoists every
 //     value to the outermost loop it depends on and merges duplicates.
+//
+// Two rewrites of the linear uops follow (rewrite.go), recorded as Opts
+// too: an ADD of a MUL becomes a MULACC [a, b, c] = a*b + c, and an
+// add-ACCUM of a MUL an ACCUM with ReduceOp OpMulAcc [acc, idx, a, b]; and
+// exp2(x*s) or exp2((x±k)*s), with s and k loop-invariant, becomes one
+// EXP2 of two or three operands. A MULACC rounds its product before the
+// addition on every device (no fused multiply-add: CLANG compiles with
+// -ffp-contract=off, the OpenCL source says FP_CONTRACT OFF), so results
+// do not change.
 //
 // A worked example: (tensor([1,2,3]) + 2) is the kernel
 //
@@ -47,7 +60,8 @@
 //	2    ┣━━ LOAD MemBuffer(idx=1, dtype=int32, st=...(3,)...)
 //	3    ┗━━ CONST ConstBuffer(val=2, dtype=int32, st=...strides=(0,)...)
 //
-// which lowers to (Program.String, what DEBUG=3 prints)
+// which lowers to (Program.String, what DEBUG=3 prints; a kernel with
+// optimizations lists them first, as "opts [INNER(1, 32) UPCAST(0, 3) ...]")
 //
 //	0 CONST        : index   [] 0
 //	1 CONST        : index   [] 3

@@ -13,8 +13,15 @@ import (
 type Options struct {
 	NoMerge   bool // keep every axis: no dropping of size-1 axes, no merging of adjacent ones
 	NoReorder bool // reduce loops in axis order, innermost; no output axis inside the reduce
-	NoUnroll  bool // never unroll small innermost loops
-	NoSplit   bool // never split a reduce with no output loops across workers
+	NoUnroll  bool // never unroll small innermost loops (Skip OptUnroll)
+	NoSplit   bool // never split a reduce with no output loops across workers (Skip OptSplit)
+
+	// Skip lists kinds of optimization (opt.go) never to apply.
+	Skip []OptOp
+	// Replay, when not nil, is the list of optimizations to apply instead
+	// of choosing them: a Program's Opts, lowered again with the same
+	// options, gives the same Program. An empty, non-nil list applies none.
+	Replay Opts
 
 	// Target shapes register tiles, reduce lanes and transpose tiles for
 	// the device; nil means DefaultTarget. NoReorder turns them all off.
@@ -41,12 +48,16 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 	if opts.Target == nil {
 		opts.Target = &DefaultTarget
 	}
-	nt := pl.order(opts)
+	ch := newChooser(opts)
+	nt := pl.order(opts, ch)
 	e := &emitter{b: newBuilder(), pl: pl, vars: map[string]*bnode{}, syms: map[*symbolic.Node]*bnode{}, memo: map[*Node]*bnode{}}
 	if !pl.emptyOutput() {
 		e.emit(nt)
 	}
-	p = &Program{Name: k.Name, UOps: e.b.linearize(), Bufs: k.Bufs, SplitReduce: nt.split}
+	rw := newRewriter(e.b.linearize())
+	ch.rewrite(OptExp2, rw.foldExp2)
+	ch.rewrite(OptMulAcc, rw.fuseMulAcc)
+	p = &Program{Name: k.Name, UOps: rw.compact(), Bufs: k.Bufs, SplitReduce: nt.split, Opts: ch.applied}
 	if p.Name == "" {
 		p.Name = pl.name()
 	}

@@ -59,7 +59,14 @@ func (p *Program) estimate() {
 			}
 			mult, inner = mult[:len(mult)-1], inner[:len(inner)-1]
 		case u.DType != Index && (u.Op.IsElementwise() || u.Op == OpAccum) && !p.indexOnly(i):
-			p.Flops += mult[len(mult)-1]
+			n := int64(1)
+			switch {
+			case u.Op == OpMulAcc || u.Op == OpAccum && u.ReduceOp == OpMulAcc:
+				n = 2 // a MUL and an ADD
+			case u.Op == OpExp2:
+				n = int64(len(u.Src)) // with the folded MUL and ADD
+			}
+			p.Flops += n * mult[len(mult)-1]
 		}
 	}
 	if p.Work == 0 {

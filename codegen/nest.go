@@ -1,6 +1,9 @@
 package codegen
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // This file defines the loop order of a lowered kernel: which axis each loop
 // walks, which loops sit inside the accumulators, which axes are upcast into
@@ -110,8 +113,9 @@ const (
 	minShifted    = 4  // a tile that does not divide its axis needs at least this many tiles: the overlap then wastes under a quarter
 )
 
-// order chooses the loop nest for pl.
-func (pl *plan) order(opts Options) nest {
+// order chooses the loop nest for pl, each decision through ch (opt.go):
+// by the heuristics below, or replayed from a recorded list.
+func (pl *plan) order(opts Options, ch *chooser) nest {
 	var nt nest
 	var gs, rs []int
 	for a := range pl.shape {
@@ -125,22 +129,41 @@ func (pl *plan) order(opts Options) nest {
 		rs = nil // every reduce is its identity: no reduce loops
 	}
 	t := opts.Target
-	u := -1
+	u, row, rows, in := -1, -1, 0, 0
 	if len(rs) > 0 && !opts.NoReorder {
 		cost := pl.strideCost()
 		sort.SliceStable(rs, func(i, j int) bool { return cost[rs[i]] > cost[rs[j]] })
-		for _, g := range gs {
-			if u < 0 || cost[g] <= cost[u] {
-				u = g
+		pick := -1 // the register tile's row axis the heuristics chose
+		if o, ok := ch.decide(OptInner, func() (Opt, bool) {
+			u := -1
+			for _, g := range gs {
+				if u < 0 || cost[g] <= cost[u] {
+					u = g
+				}
+			}
+			if u < 0 || cost[u] >= cost[rs[len(rs)-1]] || pl.shape[u] < minInner {
+				return Opt{}, false
+			}
+			if !ch.skips(OptUpcast) {
+				pick = pl.rowAxis(gs, u, t.Rows)
+			}
+			cols := 0
+			if pick >= 0 {
+				cols = t.Cols // a register tile: the inner loop is its columns
+			}
+			in := innerSize(pl.shape[u], cols)
+			if pick >= 0 && cols > 0 && badColumns(in, cols) && pl.shape[u] >= minShifted*cols {
+				in = cols // whole vectors of accumulators; the last tile overlaps
+			}
+			return Opt{Axis: u, Arg: in}, true
+		}); ok {
+			u, in = o.Axis, o.Arg
+			check(slices.Contains(gs, u) && in >= 1 && in <= pl.shape[u], o)
+			if o, ok := ch.decide(OptUpcast, func() (Opt, bool) { return Opt{Axis: pick, Arg: t.Rows}, pick >= 0 }); ok {
+				row, rows = o.Axis, o.Arg
+				check(slices.Contains(gs, row) && row != u && rows >= 1 && rows <= pl.shape[row], o)
 			}
 		}
-		if u >= 0 && (cost[u] >= cost[rs[len(rs)-1]] || pl.shape[u] < minInner) {
-			u = -1
-		}
-	}
-	row := -1
-	if u >= 0 {
-		row = pl.rowAxis(gs, u, t.Rows)
 	}
 	for _, g := range gs {
 		if g != u && g != row {
@@ -151,38 +174,45 @@ func (pl *plan) order(opts Options) nest {
 		nt.red = append(nt.red, loop{axis: r, size: pl.shape[r], mul: 1, kind: RangeReduce})
 	}
 	if u >= 0 {
-		cols := 0
-		if row >= 0 {
-			cols = t.Cols // a register tile: the inner loop is its columns
-		}
-		in := innerSize(pl.shape[u], cols)
-		if row >= 0 && cols > 0 && badColumns(in, cols) && pl.shape[u] >= minShifted*cols {
-			in = cols // whole vectors of accumulators; the last tile overlaps
-		}
 		if pl.shape[u] > in {
 			nt.outer = append(nt.outer, tileLoop(u, pl.shape[u], in))
 		}
 		nt.inner = []loop{{axis: u, size: in, mul: 1, kind: RangeInner}}
 	}
 	if row >= 0 {
-		nt.outer = append(nt.outer, tileLoop(row, pl.shape[row], t.Rows))
-		nt.upcast = []loop{{axis: row, size: t.Rows, mul: 1}}
+		nt.outer = append(nt.outer, tileLoop(row, pl.shape[row], rows))
+		nt.upcast = []loop{{axis: row, size: rows, mul: 1}}
 	}
 	if u < 0 && len(nt.red) > 0 && !opts.NoReorder {
-		nt.addLanes(pl, t.Lanes)
+		if o, ok := ch.decide(OptLanes, func() (Opt, bool) {
+			return Opt{Axis: nt.red[len(nt.red)-1].axis, Arg: t.Lanes}, nt.lanesFit(pl, t.Lanes)
+		}); ok {
+			nt.addLanes(o)
+		}
 		if len(nt.lanes) > 0 {
-			nt.upcastDot(pl, t.Dot)
+			nt.upcastDot(pl, t.Dot, ch)
 		}
 	}
-	tiled := len(nt.red) == 0 && !opts.NoReorder && nt.tile(pl, t.Tile)
-	if !opts.NoUnroll && u < 0 && !tiled {
-		nt.unrollSmall()
+	tiled := false
+	if len(nt.red) == 0 && !opts.NoReorder {
+		if o, ok := ch.decide(OptTile, func() (Opt, bool) {
+			if !nt.tileFits(pl, t.Tile) {
+				return Opt{}, false
+			}
+			return Opt{Axis: nt.outer[len(nt.outer)-2].axis, Arg: t.Tile}, true
+		}); ok {
+			nt.tile(o)
+			tiled = true
+		}
 	}
-	if !opts.NoSplit && len(nt.outer) == 0 && len(nt.red) > 0 {
-		nt.splitReduce()
+	if u < 0 && !tiled {
+		nt.unrollSmall(ch)
+	}
+	if len(nt.outer) == 0 && len(nt.red) > 0 {
+		nt.splitReduce(ch)
 	}
 	nt.tailAt = len(nt.red) - 1
-	nt.cascade(pl, t.Block)
+	nt.cascade(pl, t.Block, ch)
 	return nt
 }
 
@@ -266,19 +296,19 @@ func (pl *plan) rowAxis(gs []int, u, rows int) int {
 	return best
 }
 
-// addLanes splits the innermost reduce loop into a loop over groups of
-// lanes and a lane loop inside it, when every load walks that axis
-// contiguously or not at all and the axis holds at least two groups. When
-// lanes does not divide the axis (a softmax over 1000 classes) the rest
-// becomes a tail loop after the groups; a full reduce keeps whole groups
-// only, as its reduce loop is split across workers.
-func (nt *nest) addLanes(pl *plan, lanes int) {
+// lanesFit reports whether the innermost reduce loop can be split into a
+// loop over groups of lanes and a lane loop inside it: every load walks
+// that axis contiguously or not at all and the axis holds at least two
+// groups. When lanes does not divide the axis (a softmax over 1000
+// classes) the rest becomes a tail loop after the groups; a full reduce
+// keeps whole groups only, as its reduce loop is split across workers.
+func (nt *nest) lanesFit(pl *plan, lanes int) bool {
 	if lanes < 2 || lanes > maxLanes {
-		return
+		return false
 	}
-	last := &nt.red[len(nt.red)-1]
+	last := nt.red[len(nt.red)-1]
 	if last.size < 2*lanes || (last.size%lanes != 0 && len(nt.outer) == 0) {
-		return
+		return false
 	}
 	contiguous := false
 	for _, s := range pl.loadStrides() {
@@ -287,46 +317,59 @@ func (nt *nest) addLanes(pl *plan, lanes int) {
 		case 1:
 			contiguous = true
 		default:
-			return
+			return false
 		}
 	}
-	if !contiguous {
-		return
-	}
-	nt.lanes = []loop{{axis: last.axis, size: lanes, mul: 1, kind: RangeInner}}
-	nt.tail = last.size % lanes
-	last.size /= lanes
-	last.mul = lanes
+	return contiguous
+}
+
+// addLanes splits the innermost reduce loop into groups of o.Arg lanes.
+func (nt *nest) addLanes(o Opt) {
+	last := &nt.red[len(nt.red)-1]
+	check(last.axis == o.Axis && last.mul == 1 && o.Arg >= 2 && last.size >= o.Arg, o)
+	nt.lanes = []loop{{axis: last.axis, size: o.Arg, mul: 1, kind: RangeInner}}
+	nt.tail = last.size % o.Arg
+	last.size /= o.Arg
+	last.mul = o.Arg
 }
 
 // upcastDot upcasts up to two output loops by dot, each along an axis some
 // load does not depend on (its loads are then shared by the copies), the
 // innermost first; a loop dot does not divide ends in a shifted tile.
-func (nt *nest) upcastDot(pl *plan, dot int) {
-	if dot < 2 {
-		return
-	}
+func (nt *nest) upcastDot(pl *plan, dot int, ch *chooser) {
 	strides := pl.loadStrides()
-	for i := len(nt.outer) - 1; i >= 0 && len(nt.upcast) < 2; i-- {
-		l := &nt.outer[i]
-		if l.mul != 1 || !tileable(l.size, dot) {
-			continue
+	for len(nt.upcast) < 2 {
+		o, ok := ch.decide(OptUpcast, func() (Opt, bool) {
+			if dot < 2 {
+				return Opt{}, false
+			}
+			for i := len(nt.outer) - 1; i >= 0; i-- {
+				l := nt.outer[i]
+				if l.mul != 1 || !tileable(l.size, dot) || slices.ContainsFunc(nt.upcast, func(x loop) bool { return x.axis == l.axis }) {
+					continue
+				}
+				for _, s := range strides {
+					if s[l.axis] == 0 {
+						return Opt{Axis: l.axis, Arg: dot}, true
+					}
+				}
+			}
+			return Opt{}, false
+		})
+		if !ok {
+			return
 		}
-		shared := false
-		for _, s := range strides {
-			shared = shared || s[l.axis] == 0
-		}
-		if shared {
-			nt.upcast = append(nt.upcast, loop{axis: l.axis, size: dot, mul: 1})
-			*l = tileLoop(l.axis, l.size, dot)
-		}
+		i := slices.IndexFunc(nt.outer, func(l loop) bool { return l.axis == o.Axis && l.mul == 1 })
+		check(i >= 0 && o.Arg >= 1 && o.Arg <= nt.outer[i].size, o)
+		nt.upcast = append(nt.upcast, loop{axis: o.Axis, size: o.Arg, mul: 1})
+		nt.outer[i] = tileLoop(o.Axis, nt.outer[i].size, o.Arg)
 	}
 }
 
-// tile walks the two innermost output loops of an elementwise kernel in
-// side x side tiles when some load strides along the innermost axis and
-// walks the other contiguously (a transpose). It reports whether it did.
-func (nt *nest) tile(pl *plan, side int) bool {
+// tileFits reports whether the two innermost output loops of an
+// elementwise kernel can walk side x side tiles: some load strides along
+// the innermost axis and walks the other contiguously (a transpose).
+func (nt *nest) tileFits(pl *plan, side int) bool {
 	n := len(nt.outer)
 	if side < 2 || n < 2 {
 		return false
@@ -335,41 +378,59 @@ func (nt *nest) tile(pl *plan, side int) bool {
 	if o.size%side != 0 || in.size%side != 0 || o.size < 2*side || in.size < 2*side {
 		return false
 	}
-	strided := false
 	for _, s := range pl.loadStrides() {
 		if abs64(s[in.axis]) >= int64(side) && abs64(s[o.axis]) == 1 {
-			strided = true
+			return true
 		}
 	}
-	if !strided {
-		return false
-	}
+	return false
+}
+
+// tile walks the two innermost output loops in o.Arg x o.Arg tiles.
+func (nt *nest) tile(o Opt) {
+	n := len(nt.outer)
+	side := o.Arg
+	check(n >= 2 && nt.outer[n-2].axis == o.Axis && side >= 1, o)
+	a, in := nt.outer[n-2], nt.outer[n-1]
+	check(a.size%side == 0 && in.size%side == 0, o)
 	nt.outer = append(nt.outer[:n-2],
-		loop{axis: o.axis, size: o.size / side, mul: side, kind: RangeGlobal},
+		loop{axis: a.axis, size: a.size / side, mul: side, kind: RangeGlobal},
 		loop{axis: in.axis, size: in.size / side, mul: side, kind: RangeGlobal},
-		loop{axis: o.axis, size: side, mul: 1, kind: RangeGlobal},
+		loop{axis: a.axis, size: side, mul: 1, kind: RangeGlobal},
 		loop{axis: in.axis, size: side, mul: 1, kind: RangeGlobal})
-	return true
 }
 
 // unrollSmall unrolls innermost loops of at most maxUnroll iterations: the
 // reduce loops first, then, once no reduce loop is left, the output loops;
 // the outermost loop always stays. A reduce loop with lanes inside it stays.
-func (nt *nest) unrollSmall() {
+func (nt *nest) unrollSmall(ch *chooser) {
 	prod := 1
-	for {
-		l := &nt.red
+	innermost := func() *[]loop {
 		if len(nt.red) == 0 {
-			l = &nt.outer
+			return &nt.outer
 		}
+		return &nt.red
+	}
+	for {
+		o, ok := ch.decide(OptUnroll, func() (Opt, bool) {
+			l := innermost()
+			n := len(*l)
+			if n == 0 || (l == &nt.outer && n < 2) || (l == &nt.red && n < 2 && len(nt.outer) == 0) || (l == &nt.red && len(nt.lanes) > 0) {
+				return Opt{}, false
+			}
+			last := (*l)[n-1]
+			if last.size < 2 || last.size > maxUnroll || prod*last.size > maxUnrollProd {
+				return Opt{}, false
+			}
+			return Opt{Axis: last.axis, Arg: last.size}, true
+		})
+		if !ok {
+			return
+		}
+		l := innermost()
 		n := len(*l)
-		if n == 0 || (l == &nt.outer && n < 2) || (l == &nt.red && n < 2 && len(nt.outer) == 0) || (l == &nt.red && len(nt.lanes) > 0) {
-			return
-		}
+		check(n > 0 && (*l)[n-1].axis == o.Axis && (*l)[n-1].size == o.Arg && (*l)[n-1].shift == 0, o)
 		last := (*l)[n-1]
-		if last.size < 2 || last.size > maxUnroll || prod*last.size > maxUnrollProd {
-			return
-		}
 		prod *= last.size
 		nt.unroll = append(nt.unroll, loop{axis: last.axis, size: last.size, mul: last.mul})
 		*l = (*l)[:n-1]
@@ -379,30 +440,35 @@ func (nt *nest) unrollSmall() {
 // splitReduce makes the first reduce loop the global loop of a kernel with
 // no output loops, splitting a single long reduce loop in two so that
 // workers can share it.
-func (nt *nest) splitReduce() {
-	if len(nt.red) == 1 && len(nt.inner) == 0 {
+func (nt *nest) splitReduce(ch *chooser) {
+	o, ok := ch.decide(OptSplit, func() (Opt, bool) {
+		if len(nt.red) != 1 || len(nt.inner) > 0 {
+			return Opt{Axis: nt.red[0].axis}, nt.red[0].size >= 2
+		}
 		r := nt.red[0]
 		if r.size*nt.laneSize() < minSplit {
-			return
+			return Opt{}, false
 		}
-		parts := 0
 		for d := 64; d >= 8; d-- {
 			if r.size%d == 0 {
-				parts = d
-				break
+				return Opt{Axis: r.axis, Arg: d}, true
 			}
 		}
-		if parts == 0 {
-			return
-		}
+		return Opt{}, false
+	})
+	if !ok {
+		return
+	}
+	check(nt.red[0].axis == o.Axis, o)
+	if parts := o.Arg; parts > 0 {
+		r := nt.red[0]
+		check(len(nt.red) == 1 && r.size%parts == 0, o)
 		nt.red = []loop{
 			{axis: r.axis, size: parts, mul: r.mul * (r.size / parts), kind: RangeReduce},
 			{axis: r.axis, size: r.size / parts, mul: r.mul, kind: RangeReduce},
 		}
 	}
-	if nt.red[0].size >= 2 {
-		nt.split = true
-	}
+	nt.split = true
 }
 
 // laneSize returns the number of lanes, 1 when there are none.

@@ -59,6 +59,14 @@ const (
 	// as one gated load, with no reduce over the axis. Lowering turns it
 	// into ordinary index uops and a gated LOAD; it never reaches a device.
 	OpGather
+
+	// OpMulAcc is Src[0]*Src[1] + Src[2] with the product rounded to the
+	// dtype before the addition (no fused rounding), so that it computes
+	// what a MUL then an ADD do on every device. The fuse rewrite
+	// (rewrite.go) makes it from an ADD of a MUL; an ACCUM whose ReduceOp is
+	// OpMulAcc adds the product of its Src[2] and Src[3] into the
+	// accumulator the same way.
+	OpMulAcc
 )
 
 var opNames = [...]string{
@@ -69,7 +77,7 @@ var opNames = [...]string{
 	OpAnd: "AND", OpOr: "OR", OpXor: "XOR", OpWhere: "WHERE",
 	OpLoad: "LOAD", OpConst: "CONST", OpStore: "STORE", OpReduce: "REDUCE_AXIS",
 	OpDefineGlobal: "DEFINE_GLOBAL", OpDefineVar: "DEFINE_VAR", OpDefineAcc: "DEFINE_ACC",
-	OpRange: "RANGE", OpEnd: "ENDRANGE", OpAccum: "ACCUM", OpGather: "GATHER",
+	OpRange: "RANGE", OpEnd: "ENDRANGE", OpAccum: "ACCUM", OpGather: "GATHER", OpMulAcc: "MULACC",
 }
 
 // String returns the op's upper-case name as tinygrad prints it.
@@ -89,5 +97,6 @@ func (o Op) IsBinary() bool { return o >= OpAdd && o <= OpXor }
 // IsCompare reports whether o yields a Bool from two operands.
 func (o Op) IsCompare() bool { return o == OpCmpLt || o == OpCmpNe || o == OpCmpEq }
 
-// IsElementwise reports whether o is a unary, binary or ternary ALU op.
-func (o Op) IsElementwise() bool { return o.IsUnary() || o.IsBinary() || o == OpWhere }
+// IsElementwise reports whether o is a unary, binary or ternary ALU op
+// (MULACC among them, though only uops have it).
+func (o Op) IsElementwise() bool { return o.IsUnary() || o.IsBinary() || o == OpWhere || o == OpMulAcc }

@@ -399,6 +399,15 @@ func (r *cRenderer) sortedParts() []int {
 	return accs
 }
 
+// accum renders the value ACCUM u stores into dst: dst folded with its
+// value, or a*b + dst for a multiply-add.
+func (r *cRenderer) accum(u UOp, dst string) string {
+	if u.ReduceOp == OpMulAcc {
+		return r.alu(OpMulAcc, u.DType, u.DType, []string{r.ref(u.Src[2]), r.ref(u.Src[3]), dst})
+	}
+	return r.fold(u.ReduceOp, u.DType, dst, r.ref(u.Src[2]))
+}
+
 // fold renders op(a, b) for a reduce op.
 func (r *cRenderer) fold(op Op, d DType, a, b string) string {
 	return r.alu(op, d, d, []string{a, b})
@@ -510,7 +519,7 @@ func (r *cRenderer) uop(i int) {
 		}
 	case OpAccum:
 		dst := fmt.Sprintf("%s[%s]", r.ref(u.Src[0]), r.ref(u.Src[1]))
-		r.line("%s = %s;", dst, r.fold(u.ReduceOp, u.DType, dst, r.ref(u.Src[2])))
+		r.line("%s = %s;", dst, r.accum(u, dst))
 	default:
 		src := make([]string, len(u.Src))
 		for k, s := range u.Src {
@@ -522,6 +531,9 @@ func (r *cRenderer) uop(i int) {
 			if u.Op.IsBinary() {
 				from = r.u[u.Src[0]].DType
 			}
+		}
+		if u.Op == OpExp2 {
+			src = exp2Args(u, src)
 		}
 		if u.Op == OpSin && r.sin != "" && u.DType != Float64 {
 			r.line("%s |= tiny_sin_%s(%s);", r.big, map[string]string{"small": "mid", "fast": "big"}[r.sin], src[0])
@@ -599,6 +611,9 @@ func (r *cRenderer) alu(op Op, d, from DType, s []string) string {
 		return fmt.Sprintf("(%s > %s ? %s : %s)", s[0], s[1], s[0], s[1])
 	case OpWhere:
 		return "(" + s[0] + " ? " + s[1] + " : " + s[2] + ")"
+	case OpMulAcc:
+		// Two roundings: the source is compiled with -ffp-contract=off.
+		return "((" + s[0] + "*" + s[1] + ")+" + s[2] + ")"
 	}
 	panic(fmt.Sprintf("internal error: render_c: unsupported op %s", op))
 }

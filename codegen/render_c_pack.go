@@ -41,8 +41,8 @@ type packPlan struct {
 // planPack finds the vector loads to pack: float32 loads of a vector loop
 // inside a reduce nest whose index does not depend on some output loop
 // around the nest (the loop whose iterations share the panel) and depends
-// otherwise only on loops with constant bounds, where the panel is not
-// already contiguous in the nest's order.
+// otherwise only on loops with constant bounds, where each step of the
+// innermost reduce loop jumps in memory.
 func (r *cRenderer) planPack() packPlan {
 	pp := packPlan{byLoad: map[int]*pack{}, before: map[int][]*pack{}}
 	if r.split {
@@ -121,16 +121,16 @@ func (r *cRenderer) packFor(l, j int) *pack {
 	if !r.packable(idx, deps, before, pk.dims) {
 		return nil
 	}
-	// Already contiguous in the nest's order: nothing to gain.
-	stride, contiguous := int64(1), true
-	for k := len(pk.dims) - 1; k >= 0; k-- {
-		d := pk.dims[k]
-		if r.coef(idx, d, map[int]int64{d: 1}) != stride {
-			contiguous = false
-		}
-		stride *= int64(pk.ext[k])
+	// Only a panel whose reduce steps jump is worth copying: when the
+	// innermost reduce loop's next step reads the next vectors in memory
+	// (a convolution's weight, or its input windows, with channels
+	// innermost) the prefetchers already stream it, and the copy would
+	// only add traffic.
+	if len(pk.dims) < 2 || pk.dims[len(pk.dims)-1] != l {
+		return nil
 	}
-	if contiguous {
+	d := pk.dims[len(pk.dims)-2]
+	if r.u[d].Kind != RangeReduce || r.coef(idx, d, map[int]int64{d: 1}) == int64(pk.ext[len(pk.ext)-1]) {
 		return nil
 	}
 	return pk

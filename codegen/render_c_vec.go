@@ -179,8 +179,13 @@ func (r *cRenderer) vecBody(i int) (map[int]uint8, []int, bool) {
 			cls[j] = vecValue
 		case OpAccum:
 			a := r.u[u.Src[0]]
-			if u.Src[1] != i || a.Op != OpDefineAcc || a.Size != n || u.ReduceOp != OpAdd || u.DType != Float32 || a.Val != 0 || cls[u.Src[2]] == vecIndex {
+			if u.Src[1] != i || a.Op != OpDefineAcc || a.Size != n || (u.ReduceOp != OpAdd && u.ReduceOp != OpMulAcc) || u.DType != Float32 || a.Val != 0 {
 				return nil, nil, false
+			}
+			for _, s := range u.Src[2:] {
+				if cls[s] == vecIndex {
+					return nil, nil, false
+				}
 			}
 			accs = append(accs, u.Src[0])
 		case OpStore:
@@ -197,7 +202,7 @@ func (r *cRenderer) vecBody(i int) (map[int]uint8, []int, bool) {
 				continue
 			}
 			switch u.Op {
-			case OpAdd, OpSub, OpMul, OpNeg:
+			case OpAdd, OpSub, OpMul, OpNeg, OpMulAcc:
 			default:
 				return nil, nil, false
 			}
@@ -285,7 +290,7 @@ func (r *cRenderer) vecUop(j, v int) {
 	switch {
 	case u.Op == OpAccum:
 		acc := fmt.Sprintf("%s_%d", r.ref(u.Src[0]), v)
-		r.line("%s = %s;", acc, r.fold(u.ReduceOp, u.DType, acc, r.ref(u.Src[2])))
+		r.line("%s = %s;", acc, r.accum(u, acc))
 	case r.vec.class[j] == vecValue && u.Op == OpLoad && r.pack.byLoad[j] != nil:
 		pk := r.pack.byLoad[j]
 		r.line("tiny_v8 %s; __builtin_memcpy(&%s, &%s[%s], sizeof %s);", r.ref(j), r.ref(j), packName(pk), r.packIndex(pk), r.ref(j))

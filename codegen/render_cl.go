@@ -399,7 +399,9 @@ func (r *clRenderer) render() *CLProgram {
 	}
 	kernels.WriteString(r.b.String())
 	var src strings.Builder
-	src.WriteString("#pragma OPENCL FP_CONTRACT ON\n")
+	// No contraction: a MULACC rounds its product as a MUL and an ADD do
+	// on every device.
+	src.WriteString("#pragma OPENCL FP_CONTRACT OFF\n")
 	usesF64, usesF16 := false, false
 	for _, u := range r.u {
 		usesF64 = usesF64 || u.DType == Float64
@@ -776,7 +778,11 @@ func (r *clRenderer) uop(i int) {
 		}
 	case OpAccum:
 		dst := fmt.Sprintf("%s[%s]", r.ref(u.Src[0]), r.ref(u.Src[1]))
-		r.line("%s = %s;", dst, r.alu(u.ReduceOp, u.DType, u.DType, []string{dst, r.ref(u.Src[2])}))
+		if u.ReduceOp == OpMulAcc {
+			r.line("%s = %s;", dst, r.alu(OpMulAcc, u.DType, u.DType, []string{r.ref(u.Src[2]), r.ref(u.Src[3]), dst}))
+		} else {
+			r.line("%s = %s;", dst, r.alu(u.ReduceOp, u.DType, u.DType, []string{dst, r.ref(u.Src[2])}))
+		}
 	default:
 		src := make([]string, len(u.Src))
 		for k, s := range u.Src {
@@ -788,6 +794,9 @@ func (r *clRenderer) uop(i int) {
 			if u.Op.IsBinary() {
 				from = r.u[u.Src[0]].DType
 			}
+		}
+		if u.Op == OpExp2 {
+			src = exp2Args(u, src)
 		}
 		r.line("const %s %s = %s;", clValueType(u.DType), r.ref(i), r.alu(u.Op, u.DType, from, src))
 	}
@@ -867,6 +876,10 @@ func (r *clRenderer) alu(op Op, d, from DType, s []string) string {
 		return fmt.Sprintf("(%s > %s ? %s : %s)", s[0], s[1], s[0], s[1])
 	case OpWhere:
 		return "(" + s[0] + " ? " + s[1] + " : " + s[2] + ")"
+	case OpMulAcc:
+		// The product rounded, then the sum, as on the other devices: the
+		// source says FP_CONTRACT OFF, so no mad or fma replaces them.
+		return r.alu(OpAdd, d, d, []string{r.alu(OpMul, d, d, s[:2]), s[2]})
 	}
 	panic(fmt.Sprintf("unsupported op %s", op))
 }

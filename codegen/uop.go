@@ -38,14 +38,16 @@ type UOp struct {
 	Size     int       // DEFINE_ACC: the number of accumulators
 	Name     string    // RANGE: the loop variable; DEFINE_VAR: the variable
 	Kind     RangeKind // RANGE: what the loop walks
-	ReduceOp Op        // DEFINE_ACC, ACCUM: OpAdd, OpMax or OpMul
+	ReduceOp Op        // DEFINE_ACC: OpAdd, OpMax or OpMul; ACCUM: the same or OpMulAcc; EXP2 of three operands: OpAdd or OpSub
 }
 
 // The operands of the memory uops:
 //
 //	LOAD   [buffer, idx] or [buffer, idx, gate]: buffer is a DEFINE_GLOBAL or a DEFINE_ACC
 //	STORE  [buffer, idx, value] or [buffer, idx, value, gate]
-//	ACCUM  [acc, idx, value]
+//	ACCUM  [acc, idx, value], or [acc, idx, a, b] with ReduceOp OpMulAcc: acc[idx] = a*b + acc[idx]
+//	MULACC [a, b, c]: a*b + c, the product rounded first
+//	EXP2   [x], or [x, s]: exp2(x*s), or [x, k, s]: exp2((x ReduceOp k) * s), each step rounded
 //	RANGE  [start, end]
 //	ENDRANGE [range]
 
@@ -65,12 +67,19 @@ type Program struct {
 	Work        int64 // loop iterations per run (the product of all loop sizes), to decide how many workers pay off
 	Flops       int64 // estimated ALU operations per run
 	Bytes       int64 // estimated bytes moved per run (each buffer once)
+
+	// Opts are the optimizations Lower applied (opt.go), in order:
+	// Options.Replay with them lowers the kernel to this Program again.
+	Opts Opts
 }
 
-// String prints the uop list, one uop per line, the way DEBUG=3 shows it:
-// index, op, dtype, operands and argument.
+// String prints the applied optimizations, then the uop list, one uop per
+// line, the way DEBUG=3 shows it: index, op, dtype, operands and argument.
 func (p *Program) String() string {
 	var b strings.Builder
+	if len(p.Opts) > 0 {
+		fmt.Fprintf(&b, "opts %s\n", p.Opts)
+	}
 	depth := 0
 	for i, u := range p.UOps {
 		if u.Op == OpEnd {
@@ -105,6 +114,10 @@ func (u UOp) arg() string {
 		return fmt.Sprintf("%s %s", u.Name, u.Kind)
 	case OpAccum:
 		return u.ReduceOp.String()
+	case OpExp2:
+		if len(u.Src) == 3 {
+			return u.ReduceOp.String()
+		}
 	case OpLoad:
 		if len(u.Src) > 2 {
 			return "alt " + FormatConst(u.Val, u.DType)

@@ -17,7 +17,7 @@ import (
 // device, discards output, and allows no imports but the standard library.
 type Options struct {
 	Stdout, Stderr io.Writer // where print and debug output go; nil discards
-	Device         string    // "" is devices.Default (CLANG where a C compiler works, else CPU), else a registered device: "CPU", "CLANG"
+	Device         string    // "" is devices.Default (CLANG where a C compiler works, else CPU), else a registered device: "CPU", "CLANG", "GPU", "REF"
 	Debug          int       // tinygrad's DEBUG level, passed to the tensor engine
 	Imports        fs.FS     // files a script may import; nil means none
 	Args           []string  // what args() returns

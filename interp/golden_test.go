@@ -13,6 +13,7 @@ import (
 	_ "tiny/devices/clang"
 	_ "tiny/devices/cpu"
 	_ "tiny/devices/opencl"
+	_ "tiny/devices/ref"
 	"tiny/interp"
 )
 

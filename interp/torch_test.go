@@ -133,6 +133,12 @@ func TestTorchVectors(t *testing.T) {
 			t.Log("GPU not tested here: set TINY_TEST_GPU=1")
 			continue
 		}
+		if dev == "REF" && os.Getenv("TINY_TEST_REF") == "" {
+			// The reference interpreter takes minutes over the suites
+			// (2 min of CPU): opt-in.
+			t.Log("REF not tested here: set TINY_TEST_REF=1")
+			continue
+		}
 		for _, f := range files {
 			raw, err := os.ReadFile(f)
 			if err != nil {

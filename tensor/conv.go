@@ -324,7 +324,34 @@ func convRaw(xp, w *Tensor, groups int, s, d []int, tiled bool) *Tensor {
 	for i := 0; i < n+1; i++ {
 		axes = append(axes, -1-i)
 	}
-	return x.Mul(w.Reshape(wshp...)).Sum(axes, true).Reshape(append([]int{bs, cout}, oyx...)...)
+	prod := x.Mul(w.Reshape(wshp...))
+	if !tiled {
+		return prod.Sum(axes, true).Reshape(append([]int{bs, cout}, oyx...)...)
+	}
+	// The tiled kernel's result is laid out (batch, *o, channel), channels
+	// innermost, so that each row of its register tile (a batch element
+	// at one position, a run of output channels) is stored contiguously,
+	// and it is returned as a view in the logical order. Stored as
+	// (batch, channel, *o), every element of a tile went to a cache line
+	// of its own that other positions wrote again later. (Positions
+	// outermost would store whole tiles contiguously too, but then one
+	// position's channels sit 2^k floats apart, which the copy back to
+	// (batch, channel, *o) reads with every line in one cache set.)
+	order = append(order[:0], 0)
+	for i := 0; i < n; i++ {
+		order = append(order, 3+i)
+	}
+	order = append(order, 1, 2)
+	for i := 0; i < n+1; i++ {
+		order = append(order, 3+n+i)
+	}
+	y := prod.Permute(order...).Sum(axes, false) // (bs, *o, groups, rcout)
+	y = y.Reshape(append(append([]int{bs}, oyx...), cout)...)
+	back := []int{0, n + 1}
+	for i := 0; i < n; i++ {
+		back = append(back, 1+i)
+	}
+	return y.Permute(back...)
 }
 
 // convGradInput is the gradient of a convolution's padded input, of shape

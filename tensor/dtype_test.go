@@ -5,10 +5,11 @@ import (
 	"testing"
 )
 
-// Every dtype through the integer-exact ops, on the CPU device and on the
-// reference evaluator: the two must agree bit for bit.
+// Every dtype through the integer-exact ops, on the CPU device, the
+// reference device and the AST evaluator: the three must agree bit for
+// bit.
 func TestDTypesAgree(t *testing.T) {
-	cpu, ref := cpuEngine(t), refEngine()
+	cpu, ref, ast := cpuEngine(t), refDeviceEngine(t), astEngine()
 	data := []float64{-3, -1, 0, 1, 2, 5, 7, 100}
 	ops := map[string]func(a, b *Tensor) *Tensor{
 		"add":      func(a, b *Tensor) *Tensor { return a.Add(b) },
@@ -39,8 +40,8 @@ func TestDTypesAgree(t *testing.T) {
 			if d == Bool && name == "sub" {
 				continue
 			}
-			var got [2][]float64
-			for i, e := range []*Engine{cpu, ref} {
+			var got [3][]float64
+			for i, e := range []*Engine{cpu, ref, ast} {
 				a := e.FromFloats(data, []int{8}, d)
 				b := e.FromFloats(data, []int{8}, d).Flip(0)
 				err := Catch(func() { got[i] = op(a, b).Floats() })
@@ -49,8 +50,8 @@ func TestDTypesAgree(t *testing.T) {
 				}
 			}
 			for k := range got[0] {
-				if math.Float64bits(got[0][k]) != math.Float64bits(got[1][k]) {
-					t.Errorf("%s %s: cpu %v, reference %v", d, name, got[0], got[1])
+				if math.Float64bits(got[0][k]) != math.Float64bits(got[1][k]) || math.Float64bits(got[0][k]) != math.Float64bits(got[2][k]) {
+					t.Errorf("%s %s: cpu %v, reference device %v, AST evaluator %v", d, name, got[0], got[1], got[2])
 					break
 				}
 			}

@@ -57,7 +57,7 @@ type Engine struct {
 	stats     Stats
 
 	// interp, when set (by tests), runs kernels instead of the device: the
-	// package's reference evaluator of kernel ASTs.
+	// package's brute-force evaluator of kernel ASTs.
 	interp func(k *codegen.Kernel, bufs []*devices.Buffer)
 
 	pendMu  sync.Mutex

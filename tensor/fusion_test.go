@@ -8,7 +8,7 @@ import (
 // Fusion must not change results: each model below runs once as one lazy
 // graph and once with every intermediate realized on its own (step forces
 // a kernel per op), and the two must agree with each other and with the
-// reference evaluator.
+// AST evaluator.
 
 type model func(e *Engine, step func(*Tensor) *Tensor) *Tensor
 
@@ -63,10 +63,10 @@ func TestFusionKeepsResults(t *testing.T) {
 		e := cpuEngine(t)
 		fused := m(e, func(x *Tensor) *Tensor { return x }).Floats()
 		split := m(e, func(x *Tensor) *Tensor { return x.Contiguous().Realize() }).Floats()
-		ref := m(refEngine(), func(x *Tensor) *Tensor { return x }).Floats()
+		ref := m(astEngine(), func(x *Tensor) *Tensor { return x }).Floats()
 		for i := range fused {
 			if !near(fused[i], split[i]) || !near(fused[i], ref[i]) {
-				t.Errorf("%s: element %d: fused %v, split %v, reference evaluator %v", name, i, fused[i], split[i], ref[i])
+				t.Errorf("%s: element %d: fused %v, split %v, AST evaluator %v", name, i, fused[i], split[i], ref[i])
 				break
 			}
 		}

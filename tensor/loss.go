@@ -58,12 +58,7 @@ func (t *Tensor) Cummax(axis int) *Tensor {
 		return t
 	}
 	a := normAxis("cummax", axis, t.Ndim())
-	x := t.Transpose(a, -1)
-	n := x.Shape()[x.Ndim()-1]
-	r := t.n.eng.Arange(0, float64(n), 1, Int32)
-	mask := r.Reshape(1, n).Le(r.Reshape(n, 1)) // mask[j, i] = i <= j
-	low := t.n.eng.Scalar(minValue(t.DType()), t.DType())
-	return mask.Where(x.Unsqueeze(-2), low).Max([]int{-1}, false).Transpose(a, -1)
+	return t.Transpose(a, -1).scanLast(scanMax).Transpose(a, -1)
 }
 
 // Any reports whether some element over axes is nonzero (bool); an empty

@@ -231,60 +231,15 @@ func (t *Tensor) Argmin(axes []int, keepdim bool) *Tensor {
 	return t.Neg().Argmax(axes, keepdim)
 }
 
-// Cumsum returns running sums along axis (dtype as Sum's). A run of up to
-// cumsumBlock elements is one reduce over a lower-triangular mask computed
-// in the kernel (the mask compares two aranges, nothing n*n is stored);
-// a longer axis is cut into blocks whose running sums get the exclusive
-// running sum of the block totals added, so the work is n*cumsumBlock, not
-// n*n (tinygrad splits the same way).
+// Cumsum returns running sums along axis (dtype as Sum's), as a blocked
+// scan (scan.go).
 func (t *Tensor) Cumsum(axis int) *Tensor {
 	if t.Ndim() == 0 {
 		normAxis("cumsum", axis, 1) // 0 and -1 only
 		return t.Cast(sumDType(t.n.dtype))
 	}
 	a := normAxis("cumsum", axis, t.Ndim())
-	return t.Transpose(a, -1).cumsumLast().Transpose(a, -1)
-}
-
-// cumsumBlock is the longest run Cumsum sums through one triangular mask.
-const cumsumBlock = 256
-
-// cumsumLast returns the running sums along the last axis.
-func (t *Tensor) cumsumLast() *Tensor {
-	shp := t.Shape()
-	last := len(shp) - 1
-	n := shp[last]
-	if n <= cumsumBlock {
-		r := t.n.eng.Arange(0, float64(n), 1, Int32)
-		mask := r.Reshape(1, n).Le(r.Reshape(n, 1)) // mask[j, i] = i <= j
-		return mask.Where(t.Unsqueeze(-2), 0).Sum([]int{-1}, false)
-	}
-	m := (n + cumsumBlock - 1) / cumsumBlock
-	pad := make([][2]int, len(shp))
-	pad[last] = [2]int{0, m*cumsumBlock - n}
-	blocks := t.Pad(pad).Reshape(append(append([]int{}, shp[:last]...), m, cumsumBlock)...)
-	inner := blocks.cumsumLast() // (..., m, B)
-	whole := func(d int) [][2]int {
-		p := make([][2]int, d)
-		for i := range p {
-			p[i] = [2]int{0, inner.Shape()[i]}
-		}
-		return p
-	}
-	sel := whole(last + 2)
-	sel[last+1] = [2]int{cumsumBlock - 1, cumsumBlock}
-	totals := inner.Shrink(sel).Reshape(append(append([]int{}, shp[:last]...), m)...)
-	// The sum of the blocks before each block: the running sum of the
-	// totals shifted by one.
-	shift := make([][2]int, last+1)
-	shift[last] = [2]int{1, 0}
-	before := totals.cumsumLast().Pad(shift)
-	keep := whole(last + 1)
-	keep[last] = [2]int{0, m}
-	out := inner.Add(before.Shrink(keep).Unsqueeze(-1))
-	sel = whole(last + 1)
-	sel[last] = [2]int{0, n}
-	return out.Reshape(append(append([]int{}, shp[:last]...), m*cumsumBlock)...).Shrink(sel)
+	return t.Transpose(a, -1).scanLast(scanAdd).Transpose(a, -1)
 }
 
 // Softmax returns e**t normalized to sum 1 along axis.

@@ -14,19 +14,19 @@ import (
 	"tiny/symbolic"
 )
 
-// refEngine returns an engine that runs kernels with interpKernel, the
-// reference evaluator below: element by element, straight from the AST.
-func refEngine() *Engine {
+// astEngine returns an engine that runs kernels with interpKernel, the
+// AST evaluator below: element by element, straight from the AST.
+func astEngine() *Engine {
 	return testEngine()
 }
 
-// cpuEngine returns an engine on the CPU device, or the reference engine
+// cpuEngine returns an engine on the CPU device, or the AST evaluator's engine
 // when no CPU device is registered.
 func cpuEngine(t testing.TB) *Engine {
 	e, err := NewEngine(Options{Device: "CPU"})
 	if err != nil {
-		t.Logf("no CPU device (%v): using the reference evaluator", err)
-		return refEngine()
+		t.Logf("no CPU device (%v): using the AST evaluator", err)
+		return astEngine()
 	}
 	return e
 }
@@ -46,7 +46,7 @@ func refDeviceEngine(t testing.TB) *Engine {
 // the CLANG device where a C compiler works (issue 5: every oracle program
 // on both devices), and the GPU device where OpenCL has a platform.
 func engines(t testing.TB) map[string]*Engine {
-	m := map[string]*Engine{"cpu": cpuEngine(t), "ref": refDeviceEngine(t), "ast": refEngine()}
+	m := map[string]*Engine{"cpu": cpuEngine(t), "ref": refDeviceEngine(t), "ast": astEngine()}
 	if os.Getenv("TINY_TEST_GPU") == "" {
 		// pocl compiles each new kernel in about a second: the sweep over
 		// every program on GPU is opt-in (docs/opencl.md).

@@ -8,7 +8,7 @@ import (
 // Bad input must give a *Error, never another panic: random ops with random
 // (often invalid) arguments on random tensors.
 func TestNoRawPanics(t *testing.T) {
-	e := refEngine()
+	e := astEngine()
 	r := rand.New(rand.NewSource(1))
 	dims := func() []int {
 		out := make([]int, r.Intn(4))

@@ -100,7 +100,7 @@ func TestScheduleReduceFusesConsumer(t *testing.T) {
 }
 
 func TestSchedulePadOfComputed(t *testing.T) {
-	e := refEngine()
+	e := astEngine()
 	a := e.FromData([]float64{0, 1, 2})
 	b := e.FromData([]int{3, 4})
 	// exp turns the padding's zeros into ones unless the pad is applied
@@ -127,7 +127,7 @@ func TestSchedulePadOfComputed(t *testing.T) {
 }
 
 func TestRealizedKeepsBuffer(t *testing.T) {
-	e := refEngine()
+	e := astEngine()
 	a := e.FromData([]float64{1, 2, 3})
 	s := a.Mul(2).Add(1)
 	s.Realize()

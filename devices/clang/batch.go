@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"sync"
 
@@ -47,7 +48,8 @@ func objectSource(src string, abi codegen.CABI) (string, codegen.CABI) {
 }
 
 // CompileBatch compiles ps, building all those the cache lacks in one
-// compiler run, and returns their runners in order. If the batch fails to
+// compiler run (a batch of many in one run per thread, all at once; see
+// splitBatch), and returns their runners in order. If the batch fails to
 // build, each program is built on its own, so an error names its kernel.
 func (d *Device) CompileBatch(ps []*codegen.Program) ([]devices.Runner, error) {
 	tc, dir, err := d.toolchain()
@@ -69,10 +71,35 @@ func (d *Device) CompileBatch(ps []*codegen.Program) ([]devices.Runner, error) {
 		seen[path] = true
 	}
 	if len(paths) >= 2 {
-		if n, err := buildBatch(d.context(), tc, paths, objs); err == nil && n > 0 {
+		groups := splitBatch(objs, d.threads)
+		var wg sync.WaitGroup
+		built := make([]int, len(groups))
+		for g, idx := range groups {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				gp, gobj := make([]string, len(idx)), make([]string, len(idx))
+				for j, i := range idx {
+					gp[j], gobj[j] = paths[i], objs[i]
+				}
+				if n, err := buildBatch(d.context(), tc, gp, gobj); err == nil {
+					built[g] = n
+				}
+			}()
+		}
+		wg.Wait()
+		n := 0
+		for _, b := range built {
+			n += b
+		}
+		if n > 0 {
 			pruneOnce(dir)
 			if d.opts.Debug >= 2 {
-				fmt.Fprintf(d.log, "clang: compiled %d kernels in one run of %s\n", n, tc.path)
+				runs := "one run"
+				if len(groups) > 1 {
+					runs = fmt.Sprintf("%d runs at once", len(groups))
+				}
+				fmt.Fprintf(d.log, "clang: compiled %d kernels in %s of %s\n", n, runs, tc.path)
 			}
 		}
 	}
@@ -83,6 +110,49 @@ func (d *Device) CompileBatch(ps []*codegen.Program) ([]devices.Runner, error) {
 		}
 	}
 	return rs, nil
+}
+
+// minPerRun is the fewest kernels worth a compiler run of their own: a run
+// costs 50-100 ms of process start, a kernel 50-250 ms of compiling.
+const minPerRun = 8
+
+// splitBatch divides the objects objs into at most threads groups of at
+// least minPerRun each (one group for a small batch), balanced by source
+// length, to be built by as many compiler runs at once: one run uses one
+// core, and beautiful_mnist's first step spent most of its time waiting on
+// a single run of 108 kernels. It returns the indices of each group, each
+// in the original order.
+func splitBatch(objs []string, threads int) [][]int {
+	n := min(threads, len(objs)/minPerRun)
+	if n <= 1 {
+		all := make([]int, len(objs))
+		for i := range all {
+			all[i] = i
+		}
+		return [][]int{all}
+	}
+	order := make([]int, len(objs))
+	for i := range order {
+		order[i] = i
+	}
+	// Longest first, each to the group with the least source so far.
+	sort.SliceStable(order, func(a, b int) bool { return len(objs[order[a]]) > len(objs[order[b]]) })
+	groups := make([][]int, n)
+	load := make([]int, n)
+	for _, i := range order {
+		g := 0
+		for j := range load {
+			if load[j] < load[g] {
+				g = j
+			}
+		}
+		groups[g] = append(groups[g], i)
+		load[g] += len(objs[i])
+	}
+	for _, g := range groups {
+		sort.Ints(g)
+	}
+	return groups
 }
 
 // present reports whether path's object is loaded, being built, or in the

@@ -35,12 +35,18 @@ func open(t testing.TB, dir string, threads int) devices.Device {
 // cache, so that reruns are quick.
 func check(t *testing.T, k *codegen.Kernel) {
 	t.Helper()
+	checkOpts(t, k, []codegen.Options{{}, {NoMerge: true, NoReorder: true, NoUnroll: true, NoSplit: true},
+		{Target: &codegen.Target{Lanes: 3, Rows: 2, Cols: 4, Dot: 2, Tile: 2}}})
+}
+
+// checkOpts is check under the given lowerings.
+func checkOpts(t *testing.T, k *codegen.Kernel, optsList []codegen.Options) {
+	t.Helper()
 	d1 := open(t, "", 1)
 	d3, _ := Open(devices.Options{Threads: 3})
 	rng := rand.New(rand.NewSource(1))
 	bufs := kt.Alloc(k, rng)
-	for _, opts := range []codegen.Options{{}, {NoMerge: true, NoReorder: true, NoUnroll: true, NoSplit: true},
-		{Target: &codegen.Target{Lanes: 3, Rows: 2, Cols: 4, Dot: 2, Tile: 2}}} {
+	for _, opts := range optsList {
 		p, err := codegen.Lower(k, opts)
 		if err != nil {
 			t.Fatalf("lower: %v", err)

@@ -462,24 +462,24 @@ func mulAdd[T num](d, x, y []T, ys int, z []T, zs int) {
 	case ys == 1 && zs == 1:
 		y, z = y[:len(d)], z[:len(d)]
 		for i := range d {
-			d[i] = x[i]*y[i] + z[i]
+			d[i] = T(x[i]*y[i]) + z[i]
 		}
 	case ys == 1:
 		y = y[:len(d)]
 		c := z[0]
 		for i := range d {
-			d[i] = x[i]*y[i] + c
+			d[i] = T(x[i]*y[i]) + c
 		}
 	case zs == 1:
 		z = z[:len(d)]
 		b := y[0]
 		for i := range d {
-			d[i] = x[i]*b + z[i]
+			d[i] = T(x[i]*b) + z[i]
 		}
 	default:
 		b, c := y[0], z[0]
 		for i := range d {
-			d[i] = x[i]*b + c
+			d[i] = T(x[i]*b) + c
 		}
 	}
 }

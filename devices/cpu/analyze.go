@@ -1,8 +1,6 @@
 package cpu
 
 import (
-	"slices"
-
 	"tiny/codegen"
 )
 
@@ -106,60 +104,26 @@ func (c *compiler) analyze() {
 	}
 	c.affines()
 	c.fusions()
-	c.absorbs()
-	c.scaledExp2s()
+	c.chains()
 	c.rowGroups()
 }
 
-// absorbs finds MULs of an innermost loop used once, by an ADD or an
-// add-ACCUM of the same loop: the consumer computes x*y+z or a dot product
-// in one pass instead of two.
-func (c *compiler) absorbs() {
-	c.absorb, c.inMul, c.chained = map[int]int{}, map[int]bool{}, map[int]int{}
+// chains finds the add-ACCUMs into one accumulator (a reduce loop
+// innermost) of a product one of whose factors is a MULACC of the same
+// loop used only there: the ACCUM then folds sum((x*y+z)*w) in one pass
+// over the run, with no temporary for x*y+z (the fused row of the suite).
+func (c *compiler) chains() {
+	c.inMul, c.chained = map[int]bool{}, map[int]int{}
 	for i, u := range c.u {
 		h := c.scope[i]
-		if h < 0 || !c.inner[h] || u.DType == codegen.Index || u.DType == codegen.Bool {
+		if u.Op != codegen.OpAccum || u.ReduceOp != codegen.OpMulAcc || h < 0 || !c.inner[h] || c.home(u.Src[1]) == h {
 			continue
 		}
-		var cands []int
-		switch {
-		case u.Op == codegen.OpAdd:
-			cands = u.Src
-		case u.Op == codegen.OpAccum && u.ReduceOp == codegen.OpAdd:
-			if a, ok := c.aff[u.Src[1]]; c.home(u.Src[1]) == h && !(ok && a.coef == 1) {
-				continue
+		for _, q := range u.Src[2:] {
+			if c.u[q].Op == codegen.OpMulAcc && c.uses[q] == 1 && c.home(q) == h {
+				c.chained[i], c.inMul[q] = q, true
+				break
 			}
-			cands = u.Src[2:]
-		}
-		for _, m := range cands {
-			mu := c.u[m]
-			if mu.Op != codegen.OpMul || c.uses[m] != 1 || c.home(m) != h || c.inMul[m] {
-				continue
-			}
-			if c.home(mu.Src[0]) != h && c.home(mu.Src[1]) != h {
-				continue
-			}
-			c.absorb[i], c.inMul[m] = m, true
-			c.chain(i, m)
-			break
-		}
-	}
-}
-
-// chain finds, for an add-ACCUM i into one accumulator absorbing MUL m, an
-// operand of m that is an ADD absorbing a MUL itself, used once in the same
-// loop: the ACCUM then folds sum((x*y+z)*w) in one pass over the run, with
-// no temporary for x*y+z (the fused row of the suite).
-func (c *compiler) chain(i, m int) {
-	u := c.u[i]
-	h := c.scope[i]
-	if u.Op != codegen.OpAccum || c.home(u.Src[1]) == h {
-		return
-	}
-	for _, q := range c.u[m].Src {
-		if _, ok := c.absorb[q]; ok && c.u[q].Op == codegen.OpAdd && c.uses[q] == 1 && c.home(q) == h {
-			c.chained[i], c.inMul[q] = q, true
-			return
 		}
 	}
 }
@@ -328,14 +292,13 @@ func (c *compiler) rowMember(i int) (x, s int, ok bool) {
 	if u.Op != codegen.OpAccum || h < 0 || !c.inner[h] {
 		return 0, 0, false
 	}
-	m, ok := c.absorb[i]
-	if _, chained := c.chained[i]; !ok || chained {
+	if _, chained := c.chained[i]; u.ReduceOp != codegen.OpMulAcc || chained {
 		return 0, 0, false
 	}
 	if a, ok := c.aff[u.Src[1]]; !ok || a.coef != 1 {
 		return 0, 0, false
 	}
-	x, s = c.u[m].Src[0], c.u[m].Src[1]
+	x, s = u.Src[2], u.Src[3]
 	if c.home(x) != h {
 		x, s = s, x
 	}
@@ -343,62 +306,4 @@ func (c *compiler) rowMember(i int) (x, s int, ok bool) {
 		return 0, 0, false
 	}
 	return x, s, true
-}
-
-// scaledExp2 is exp2((x + add) * mul) in an innermost loop (softmax's
-// exp2((x - max) * log2(e)), and exp as tinygrad writes it): the EXP2
-// computes its argument as it goes, so the ADD or SUB and the MUL need no
-// pass of their own. add is -1 when there is none; sub says it is
-// subtracted.
-type scaledExp2 struct {
-	x, add, mul int
-	sub         bool
-}
-
-// scaledExp2s finds float32 EXP2s of a MUL by a scalar from outside the
-// loop, of a run or of a run plus or minus such a scalar, each used once.
-func (c *compiler) scaledExp2s() {
-	c.scaled = map[int]scaledExp2{}
-	for i, u := range c.u {
-		h := c.scope[i]
-		if u.Op != codegen.OpExp2 || h < 0 || !c.inner[h] || regType(u.DType) != tF32 {
-			continue
-		}
-		r, k, ok := c.byScalar(u.Src[0], h, codegen.OpMul)
-		if !ok {
-			continue
-		}
-		e := scaledExp2{x: r, add: -1, mul: k}
-		if x, a, ok := c.byScalar(r, h, codegen.OpAdd, codegen.OpSub); ok {
-			e.x, e.add, e.sub = x, a, c.u[r].Op == codegen.OpSub
-			c.inMul[r] = true
-		}
-		c.inMul[u.Src[0]] = true
-		c.scaled[i] = e
-	}
-}
-
-// byScalar reports whether v is a float32 op of loop h, of one of ops,
-// used once and computed by nothing else, whose operands are a run of h
-// and a scalar from outside it (the scalar second for SUB); it returns the
-// run and the scalar.
-func (c *compiler) byScalar(v, h int, ops ...codegen.Op) (run, k int, ok bool) {
-	u := c.u[v]
-	if !slices.Contains(ops, u.Op) || c.uses[v] != 1 || c.home(v) != h || c.inMul[v] || regType(u.DType) != tF32 {
-		return 0, 0, false
-	}
-	if _, absorbs := c.absorb[v]; absorbs {
-		return 0, 0, false
-	}
-	if _, fused := c.fuse[v]; fused {
-		return 0, 0, false
-	}
-	a, b := u.Src[0], u.Src[1]
-	switch {
-	case c.home(a) == h && c.home(b) != h:
-		return a, b, true
-	case c.home(b) == h && c.home(a) != h && u.Op != codegen.OpSub:
-		return b, a, true
-	}
-	return 0, 0, false
 }

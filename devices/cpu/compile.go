@@ -73,14 +73,12 @@ type compiler struct {
 	inner   map[int]bool // RANGEs with no loop inside
 	uses    []int
 	aff     map[int]affine
-	mat     map[int]bool       // affine values already materialized
-	slotted map[int]bool       // affine values of outer loops some use needs in their slot
-	fuse    map[int]int        // ALU uop -> the STORE whose memory it computes into
-	absorb  map[int]int        // ADD or ACCUM -> the MUL it computes along with it
-	inMul   map[int]bool       // MULs (and chained ADDs) computed by their consumer
-	chained map[int]int        // add-ACCUM -> the ADD (absorbing a MUL) under the MUL it absorbs
-	group   map[int]*rowGroup  // add-ACCUM -> the row group computing it
-	scaled  map[int]scaledExp2 // EXP2 -> the scaling of its argument it computes
+	mat     map[int]bool      // affine values already materialized
+	slotted map[int]bool      // affine values of outer loops some use needs in their slot
+	fuse    map[int]int       // ALU uop -> the STORE whose memory it computes into
+	inMul   map[int]bool      // MULACCs computed by the ACCUM they feed (chained)
+	chained map[int]int       // multiply-add ACCUM -> the MULACC factor it computes along with it
+	group   map[int]*rowGroup // add-ACCUM -> the row group computing it
 	slots   []slotInit
 	blk     *block // the block being filled
 	at      int    // the uop being compiled

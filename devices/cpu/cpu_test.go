@@ -20,7 +20,8 @@ func spec(d codegen.DType, n int) codegen.BufSpec { return codegen.BufSpec{DType
 func check(t *testing.T, k *codegen.Kernel) {
 	t.Helper()
 	checkOpts(t, k, []codegen.Options{{}, {NoMerge: true, NoReorder: true, NoUnroll: true, NoSplit: true}, {NoUnroll: true}, {NoReorder: true},
-		{Target: &cpuTarget}, {Target: &codegen.Target{Lanes: 2, Rows: 2, Cols: 4, Tile: 2}}, {Target: &codegen.Target{Lanes: 3, Rows: 3, Cols: 6, Tile: 3}}})
+		{Target: &cpuTarget}, {Target: &codegen.Target{Lanes: 2, Rows: 2, Cols: 4, Tile: 2}}, {Target: &codegen.Target{Lanes: 3, Rows: 3, Cols: 6, Tile: 3}},
+		{Target: &cpuTarget, Skip: []codegen.OptOp{codegen.OptMulAcc, codegen.OptExp2}}, {Target: &cpuTarget, Skip: []codegen.OptOp{codegen.OptUpcast, codegen.OptBlock}}})
 }
 
 // checkOpts runs k under each of opts with one and three workers and

@@ -270,52 +270,59 @@ func (c *compiler) accum(i int) vfunc {
 	if q, ok := c.chained[i]; ok {
 		return c.accumChain(i, q)
 	}
-	if m, ok := c.absorb[i]; ok {
-		x, y := c.mulOps(m)
-		switch regType(u.DType) {
-		case tF32:
-			return accumDot[float32](acc, ac, x, y)
-		case tF64:
-			return accumDot[float64](acc, ac, x, y)
-		case tI32:
-			return accumDot[int32](acc, ac, x, y)
-		case tI64:
-			return accumDot[int64](acc, ac, x, y)
-		case tI8:
-			return accumDot[int8](acc, ac, x, y)
-		case tI16:
-			return accumDot[int16](acc, ac, x, y)
-		case tU16:
-			return accumDot[uint16](acc, ac, x, y)
-		case tU32:
-			return accumDot[uint32](acc, ac, x, y)
-		case tU64:
-			return accumDot[uint64](acc, ac, x, y)
+	var v opnd
+	op := u.ReduceOp
+	if op == codegen.OpMulAcc {
+		x, y := c.mulOps(u.Src[2], u.Src[3])
+		if dot := ac.idx.scalar || ac.fast && ac.aff.coef == 1 && c.vecMode(); dot && !x.scalar {
+			switch regType(u.DType) {
+			case tF32:
+				return accumDot[float32](acc, ac, x, y)
+			case tF64:
+				return accumDot[float64](acc, ac, x, y)
+			case tI32:
+				return accumDot[int32](acc, ac, x, y)
+			case tI64:
+				return accumDot[int64](acc, ac, x, y)
+			case tI8:
+				return accumDot[int8](acc, ac, x, y)
+			case tI16:
+				return accumDot[int16](acc, ac, x, y)
+			case tU16:
+				return accumDot[uint16](acc, ac, x, y)
+			case tU32:
+				return accumDot[uint32](acc, ac, x, y)
+			case tU64:
+				return accumDot[uint64](acc, ac, x, y)
+			}
+			return accumDot[uint8](acc, ac, x, y)
 		}
-		return accumDot[uint8](acc, ac, x, y)
+		// Scattered accumulators: the products into a run, then added.
+		v, op = c.product(u.DType, x, y), codegen.OpAdd
+	} else {
+		v = c.in(u.Src[2])
 	}
-	v := c.in(u.Src[2])
 	switch regType(u.DType) {
 	case tF32:
-		return accumv[float32](acc, u.ReduceOp, ac, v)
+		return accumv[float32](acc, op, ac, v)
 	case tF64:
-		return accumv[float64](acc, u.ReduceOp, ac, v)
+		return accumv[float64](acc, op, ac, v)
 	case tI32:
-		return accumv[int32](acc, u.ReduceOp, ac, v)
+		return accumv[int32](acc, op, ac, v)
 	case tI64:
-		return accumv[int64](acc, u.ReduceOp, ac, v)
+		return accumv[int64](acc, op, ac, v)
 	case tI8:
-		return accumv[int8](acc, u.ReduceOp, ac, v)
+		return accumv[int8](acc, op, ac, v)
 	case tI16:
-		return accumv[int16](acc, u.ReduceOp, ac, v)
+		return accumv[int16](acc, op, ac, v)
 	case tU16:
-		return accumv[uint16](acc, u.ReduceOp, ac, v)
+		return accumv[uint16](acc, op, ac, v)
 	case tU32:
-		return accumv[uint32](acc, u.ReduceOp, ac, v)
+		return accumv[uint32](acc, op, ac, v)
 	case tU64:
-		return accumv[uint64](acc, u.ReduceOp, ac, v)
+		return accumv[uint64](acc, op, ac, v)
 	}
-	return accumv[uint8](acc, u.ReduceOp, ac, v)
+	return accumv[uint8](acc, op, ac, v)
 }
 
 // accumv folds a run into accumulators: into one (a reduce loop innermost),
@@ -392,22 +399,16 @@ func accumDot[T num](acc int, ac access, x, y opnd) vfunc {
 	panic("internal error: dot product into scattered accumulators")
 }
 
-// accumChain builds acc[j] += sum((x*y+z)*w) for add-ACCUM i into one
-// accumulator, where q = x*y+z is one operand of the MUL that i absorbs.
+// accumChain builds acc[j] += sum((x*y+z)*w) for multiply-add ACCUM i
+// into one accumulator, whose factor q is the MULACC x*y+z.
 func (c *compiler) accumChain(i, q int) vfunc {
 	u := c.u[i]
-	m := c.absorb[i]
-	w := c.u[m].Src[0]
+	w := u.Src[2]
 	if w == q {
-		w = c.u[m].Src[1]
+		w = u.Src[3]
 	}
-	m2 := c.absorb[q]
-	z := c.u[q].Src[0]
-	if z == m2 {
-		z = c.u[q].Src[1]
-	}
-	x, y := c.mulOps(m2)
-	zo, wo, idx := c.in(z), c.in(w), c.in(u.Src[1])
+	x, y := c.mulOps(c.u[q].Src[0], c.u[q].Src[1])
+	zo, wo, idx := c.in(c.u[q].Src[2]), c.in(w), c.in(u.Src[1])
 	switch regType(u.DType) {
 	case tF32:
 		return accumChainv[float32](u.Src[0], idx, x, y, zo, wo)
@@ -438,5 +439,46 @@ func accumChainv[T num](acc int, idx, x, y, z, w opnd) vfunc {
 		a := get[T](&fr.own)[acc]
 		j := fr.cur.ix[idx.slot][0]
 		a[j] += dotChain(t[x.slot][:n], t[y.slot], ys, t[z.slot], zs, t[w.slot], ws)
+	}
+}
+
+// product returns a scratch run holding x*y, computed by a closure added
+// before the uop being compiled.
+func (c *compiler) product(d codegen.DType, x, y opnd) opnd {
+	t := regType(d)
+	tmp := c.temp(t)
+	switch t {
+	case tF32:
+		c.add(productv[float32](tmp, x, y))
+	case tF64:
+		c.add(productv[float64](tmp, x, y))
+	case tI32:
+		c.add(productv[int32](tmp, x, y))
+	case tI64:
+		c.add(productv[int64](tmp, x, y))
+	case tI8:
+		c.add(productv[int8](tmp, x, y))
+	case tI16:
+		c.add(productv[int16](tmp, x, y))
+	case tU16:
+		c.add(productv[uint16](tmp, x, y))
+	case tU32:
+		c.add(productv[uint32](tmp, x, y))
+	case tU64:
+		c.add(productv[uint64](tmp, x, y))
+	default:
+		c.add(productv[uint8](tmp, x, y))
+	}
+	return opnd{slot: tmp, scalar: x.scalar && y.scalar}
+}
+
+func productv[T num](dst int, x, y opnd) vfunc {
+	xs, ys := step(x), step(y)
+	return func(fr *frame, _, n int) {
+		t := get[T](&fr.cur)
+		d, a, b := t[dst][:n], t[x.slot], t[y.slot]
+		for i := range d {
+			d[i] = a[i*xs] * b[i*ys]
+		}
 	}
 }

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"math"
 
 	"tiny/codegen"
 )
@@ -37,6 +38,8 @@ func (c *compiler) uop(i int) vfunc {
 		f = c.cast(i)
 	case u.Op == codegen.OpWhere:
 		f = c.where(i)
+	case u.Op == codegen.OpMulAcc:
+		f = c.mulAcc(i)
 	case u.Op.IsUnary():
 		f = c.unary(i)
 	case u.Op.IsBinary():
@@ -147,13 +150,6 @@ func (c *compiler) binary(i int) vfunc {
 		}
 		return cmpv[int](c, i, a, b)
 	}
-	if m, ok := c.absorb[i]; ok {
-		z := u.Src[0]
-		if z == m {
-			z = u.Src[1]
-		}
-		return c.mulAdd(i, m, c.in(z))
-	}
 	op := u.Op
 	switch t {
 	case tF32:
@@ -235,10 +231,10 @@ func binv[T, R num](c *compiler, dst int, a, b opnd, vv vvFn[T, R], vs vsFn[T, R
 }
 
 func (c *compiler) unary(i int) vfunc {
-	if e, ok := c.scaled[i]; ok {
-		return c.exp2Scaled(i, e)
-	}
 	u := c.u[i]
+	if u.Op == codegen.OpExp2 && len(u.Src) > 1 {
+		return c.exp2Scaled(i)
+	}
 	a := c.in(u.Src[0])
 	switch regType(u.DType) {
 	case tF32:
@@ -409,19 +405,21 @@ func castv[S, D num](dst int, a opnd, f func(d []D, a []S)) vfunc {
 	}
 }
 
-// mulOps returns the operands of MUL m, the run first.
-func (c *compiler) mulOps(m int) (x, y opnd) {
-	x, y = c.in(c.u[m].Src[0]), c.in(c.u[m].Src[1])
+// mulOps returns the factors a and b as operands, the run first.
+func (c *compiler) mulOps(a, b int) (x, y opnd) {
+	x, y = c.in(a), c.in(b)
 	if x.scalar {
 		x, y = y, x
 	}
 	return x, y
 }
 
-// mulAdd builds d = x*y + z for ADD i absorbing MUL m.
-func (c *compiler) mulAdd(i, m int, z opnd) vfunc {
-	x, y := c.mulOps(m)
-	switch regType(c.u[i].DType) {
+// mulAcc builds MULACC i, d = x*y + z.
+func (c *compiler) mulAcc(i int) vfunc {
+	u := c.u[i]
+	x, y := c.mulOps(u.Src[0], u.Src[1])
+	z := c.in(u.Src[2])
+	switch regType(u.DType) {
 	case tF32:
 		return mulAddv[float32](i, x, y, z)
 	case tF64:
@@ -446,28 +444,55 @@ func (c *compiler) mulAdd(i, m int, z opnd) vfunc {
 
 func mulAddv[T num](dst int, x, y, z opnd) vfunc {
 	ys, zs := step(y), step(z)
+	if x.scalar { // both factors fixed for the run
+		return func(fr *frame, _, n int) {
+			t := get[T](&fr.cur)
+			p, d, c := T(t[x.slot][0]*t[y.slot][0]), t[dst][:n], t[z.slot]
+			for i := range d {
+				d[i] = p + c[i*zs]
+			}
+		}
+	}
 	return func(fr *frame, _, n int) {
 		t := get[T](&fr.cur)
 		mulAdd(t[dst][:n], t[x.slot][:n], t[y.slot], ys, t[z.slot], zs)
 	}
 }
 
-// exp2Scaled builds EXP2 i of (x + add) * mul (see scaledExp2).
-func (c *compiler) exp2Scaled(i int, e scaledExp2) vfunc {
-	x, mul := c.in(e.x).slot, c.in(e.mul).slot
-	add := -1
-	if e.add >= 0 {
-		add = c.in(e.add).slot
+// exp2Scaled builds EXP2 i of a folded argument, x*s or (x+k)*s or
+// (x-k)*s with k and s fixed for the run: the float32 loop computes the
+// argument as it goes.
+func (c *compiler) exp2Scaled(i int) vfunc {
+	u := c.u[i]
+	x, mul := c.in(u.Src[0]).slot, c.in(u.Src[len(u.Src)-1]).slot
+	add, neg := -1, u.ReduceOp == codegen.OpSub
+	if len(u.Src) == 3 {
+		add = c.in(u.Src[1]).slot
+	}
+	if regType(u.DType) == tF64 {
+		return func(fr *frame, _, n int) {
+			t := fr.cur.f64
+			k, m := exp2Scaling(t, add, mul, neg)
+			for j, v := range t[x][:n] {
+				t[i][j] = math.Exp2((v + k) * m)
+			}
+		}
 	}
 	return func(fr *frame, _, n int) {
 		t := fr.cur.f32
-		var k float32
-		if add >= 0 {
-			k = t[add][0]
-			if e.sub {
-				k = -k // x - k == x + -k exactly
-			}
-		}
-		exp2ScaledRun(t[i][:n], t[x][:n], k, t[mul][0])
+		k, m := exp2Scaling(t, add, mul, neg)
+		exp2ScaledRun(t[i][:n], t[x][:n], k, m)
 	}
+}
+
+// exp2Scaling returns the addend and the factor of a folded exp2 argument:
+// x - k is x + -k exactly.
+func exp2Scaling[T float](t [][]T, add, mul int, neg bool) (k, m T) {
+	if add >= 0 {
+		k = t[add][0]
+		if neg {
+			k = -k
+		}
+	}
+	return k, t[mul][0]
 }

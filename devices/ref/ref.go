@@ -163,7 +163,9 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 		case codegen.OpConst:
 			regs[pc] = constant(u.Val, u.DType)
 		case codegen.OpDefineAcc:
-			accs[pc] = make([]value, max(u.Size, 1))
+			if accs[pc] == nil {
+				accs[pc] = make([]value, max(u.Size, 1))
+			}
 			for i := range accs[pc] {
 				accs[pc][i] = constant(u.Val, u.DType)
 			}

@@ -1,7 +1,11 @@
-// Package kerneltest holds the brute-force oracle for devices: a naive
-// evaluator of kernel ASTs that computes every output element on its own,
-// with each buffer index taken from the ShapeTracker's IndexExpr and
-// symbolic Eval, plus helpers that build buffers and random kernels.
+// Package kerneltest holds what the device tests share: Reference, which
+// runs a lowered program on the reference device (devices/ref) that every
+// device is compared with; Eval, a brute-force evaluator of kernel ASTs
+// that computes every output element on its own, with each buffer index
+// taken from the ShapeTracker's IndexExpr and symbolic Eval, against which
+// the reference device's results are checked (so that a lowering bug is
+// not taken for the truth); and helpers that build buffers and random
+// kernels.
 package kerneltest
 
 import (

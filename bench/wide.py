@@ -1,0 +1,137 @@
+#!/usr/bin/python3
+"""The wide table of tiny/internal/suite (every op family on shapes users meet), timed in NumPy and
+PyTorch, for side-by-side comparison with tiny's BenchmarkWide in one run (bench/wide_compare).
+
+  /usr/bin/python3 bench/wide.py [--runs 7] [--only NAME] [--json out.json]
+
+Every row: 2 untimed warm-up calls, then RUNS timed calls; prints the median and min-max in ms.
+NumPy runs elementwise ops, reductions and scans on one thread and matmuls on OpenBLAS's threads
+(2 here); PyTorch is set to 2 threads. NumPy has no conv2d: the row is what a NumPy user writes
+(sliding_window_view and tensordot), and the pools reshape into 2x2 windows.
+"""
+import argparse, json, time
+import numpy as np
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--runs", type=int, default=7)
+ap.add_argument("--only", default="")
+ap.add_argument("--json", default="")
+args = ap.parse_args()
+rng = np.random.default_rng(0)
+
+
+def f32(*shape): return rng.random(shape, dtype=np.float32)
+
+
+def want(name): return not args.only or args.only == name
+
+
+def log_softmax(x):
+    m = x.max(axis=1, keepdims=True)
+    return x - m - np.log(np.exp(x - m).sum(axis=1, keepdims=True))
+
+
+def conv2d(x, w):
+    win = np.lib.stride_tricks.sliding_window_view(x, (3, 3), axis=(2, 3))  # (b, cin, 26, 26, 3, 3)
+    return np.ascontiguousarray(np.tensordot(win, w, axes=([1, 4, 5], [1, 2, 3])).transpose(0, 3, 1, 2))
+
+
+X = f32(4096, 4096)
+S, S2 = f32(4096, 1024), f32(4096, 1024)
+bias = f32(1024)
+Y = f32(64, 256, 256)
+Q, K = f32(64, 128, 64), f32(64, 64, 128)
+B1, B2 = f32(16, 256, 256), f32(16, 256, 256)
+gidx = rng.integers(0, 1024, (4096, 64))
+table, eidx = f32(16384, 256), rng.integers(0, 16384, 4096)
+cx, cw = f32(32, 32, 28, 28), f32(64, 32, 3, 3)
+P = f32(64, 64, 56, 56)
+Z = f32(64, 128, 256)
+c = np.float32(np.sqrt(2 / np.pi))
+
+ROWS = {
+    "gelu": lambda: 0.5 * S * (1 + np.tanh(c * (S + np.float32(0.044715) * S * S * S))),
+    "add_bias": lambda: S + bias,
+    "sum_axis0": lambda: X.sum(axis=0),
+    "sum_mid": lambda: Y.sum(axis=1),
+    "max_axis1": lambda: S.max(axis=1),
+    "mean_all": lambda: X.mean(),
+    "argmax_rows": lambda: S.argmax(axis=1),
+    "argmin_rows": lambda: S.argmin(axis=1),
+    "argmax_cols": lambda: S.argmax(axis=0),
+    "cumsum_rows": lambda: np.cumsum(S, axis=1),
+    "cumsum_cols": lambda: np.cumsum(S, axis=0),
+    "cummax_rows": lambda: np.maximum.accumulate(S, axis=1),
+    "bmm_attn": lambda: Q @ K,
+    "bmm_256": lambda: B1 @ B2,
+    "log_softmax": lambda: log_softmax(S),
+    "gather_rows": lambda: np.take_along_axis(S, gidx, axis=1),
+    "embedding": lambda: table[eidx],
+    "conv2d": lambda: conv2d(cx, cw),
+    "maxpool": lambda: P.reshape(64, 64, 28, 2, 28, 2).max(axis=(3, 5)),
+    "avgpool": lambda: P.reshape(64, 64, 28, 2, 28, 2).mean(axis=(3, 5)),
+    "cat": lambda: np.concatenate((S, S2), axis=1),
+    "pad": lambda: np.pad(S, 1),
+    "permute": lambda: np.ascontiguousarray(Z.transpose(0, 2, 1)),
+    "flip": lambda: np.ascontiguousarray(S[:, ::-1]),
+}
+
+
+def measure(fn):
+    for _ in range(2): fn()
+    ts = []
+    for _ in range(args.runs):
+        t = time.perf_counter(); fn(); ts.append((time.perf_counter() - t) * 1e3)
+    ts.sort()
+    return ts[len(ts) // 2], ts[0], ts[-1]
+
+
+out = {}
+for name, fn in ROWS.items():
+    if not want(name): continue
+    med, lo, hi = measure(fn)
+    out[name] = {"numpy_ms": med, "min": lo, "max": hi}
+    print("%-12s numpy %.2f [%.2f-%.2f]" % (name, med, lo, hi))
+try:
+    import torch
+    import torch.nn.functional as F
+    torch.set_num_threads(2)
+    T = {k: torch.from_numpy(v) for k, v in dict(X=X, S=S, S2=S2, bias=bias, Y=Y, Q=Q, K=K, B1=B1, B2=B2,
+                                                  table=table, cx=cx, cw=cw, P=P, Z=Z).items()}
+    tg, te = torch.from_numpy(gidx), torch.from_numpy(eidx)
+    TROWS = {
+        "gelu": lambda: F.gelu(T["S"], approximate="tanh"),
+        "add_bias": lambda: T["S"] + T["bias"],
+        "sum_axis0": lambda: T["X"].sum(0),
+        "sum_mid": lambda: T["Y"].sum(1),
+        "max_axis1": lambda: T["S"].amax(1),
+        "mean_all": lambda: T["X"].mean(),
+        "argmax_rows": lambda: T["S"].argmax(1),
+        "argmin_rows": lambda: T["S"].argmin(1),
+        "argmax_cols": lambda: T["S"].argmax(0),
+        "cumsum_rows": lambda: T["S"].cumsum(1),
+        "cumsum_cols": lambda: T["S"].cumsum(0),
+        "cummax_rows": lambda: T["S"].cummax(1).values,
+        "bmm_attn": lambda: T["Q"] @ T["K"],
+        "bmm_256": lambda: T["B1"] @ T["B2"],
+        "log_softmax": lambda: torch.log_softmax(T["S"], 1),
+        "gather_rows": lambda: T["S"].gather(1, tg),
+        "embedding": lambda: T["table"][te],
+        "conv2d": lambda: F.conv2d(T["cx"], T["cw"]),
+        "maxpool": lambda: F.max_pool2d(T["P"], 2),
+        "avgpool": lambda: F.avg_pool2d(T["P"], 2),
+        "cat": lambda: torch.cat((T["S"], T["S2"]), 1),
+        "pad": lambda: F.pad(T["S"], (1, 1, 1, 1)),
+        "permute": lambda: T["Z"].permute(0, 2, 1).contiguous(),
+        "flip": lambda: T["S"].flip(1),
+    }
+    with torch.no_grad():
+        for name, fn in TROWS.items():
+            if not want(name): continue
+            med, lo, hi = measure(fn)
+            out.setdefault(name, {})["torch_ms"] = med
+            print("%-12s torch %.2f [%.2f-%.2f]" % (name, med, lo, hi))
+except ImportError:
+    pass
+if args.json:
+    json.dump(out, open(args.json, "w"), indent=1)

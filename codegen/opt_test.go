@@ -1,0 +1,89 @@
+package codegen
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"tiny/shape"
+)
+
+// optKernels are kernels that between them get every kind of optimization
+// under DefaultTarget or the small target of TestReplay.
+func optKernels() []*Kernel {
+	sq := shape.FromInts(64, 48)
+	tr := must(shape.FromInts(48, 64).Permute([]int{1, 0}))
+	c := &Node{Op: OpConst, DType: Float32, Val: 1.4426950408889634, ST: must(shape.FromInts(1, 1).ExpandInts([]int{64, 48}))}
+	big := shape.FromInts(1 << 16)
+	return []*Kernel{
+		matmulKernel(64, 96, 40),
+		dotKernel(48, 40, 64),
+		{AST: store(Float32, shape.FromInts(1), sum([]int{0}, load(1, Float32, big))), Bufs: []BufSpec{{Float32, 1}, {Float32, 1 << 16}}},
+		{AST: store(Float32, shape.FromInts(64, 1), sum([]int{1}, load(1, Float32, shape.FromInts(64, 4000)))), Bufs: []BufSpec{{Float32, 64}, {Float32, 64 * 4000}}},
+		{AST: store(Float32, shape.FromInts(64, 1), sum([]int{1}, load(1, Float32, shape.FromInts(64, 4)))), Bufs: []BufSpec{{Float32, 64}, {Float32, 256}}},
+		{AST: store(Float32, sq, load(1, Float32, tr)), Bufs: []BufSpec{{Float32, 64 * 48}, {Float32, 64 * 48}}},
+		{AST: store(Float32, sq, alu(OpExp2, Float32, alu(OpMul, Float32, load(1, Float32, sq), c))), Bufs: []BufSpec{{Float32, 64 * 48}, {Float32, 64 * 48}}},
+	}
+}
+
+var smallTarget = Target{Lanes: 4, Rows: 2, Cols: 8, Dot: 2, Tile: 4, Block: 16}
+
+// TestReplay lowers kernels, then lowers them again with their recorded
+// optimizations: the Programs must be the same, and every kind must occur.
+func TestReplay(t *testing.T) {
+	seen := map[OptOp]bool{}
+	for _, tgt := range []*Target{nil, &smallTarget} {
+		for _, k := range optKernels() {
+			p := lower(t, k, Options{Target: tgt})
+			for _, o := range p.Opts {
+				seen[o.Op] = true
+			}
+			q := lower(t, k, Options{Target: tgt, Replay: p.Opts})
+			if q.String() != p.String() {
+				t.Errorf("replaying %s did not give the same program:\n%s\nreplayed:\n%s", p.Opts, p, q)
+			}
+			// Nothing to replay: the plain lowering, with no opts.
+			if r := lower(t, k, Options{Target: tgt, Replay: Opts{}}); len(r.Opts) != 0 {
+				t.Errorf("an empty replay applied %s", r.Opts)
+			}
+		}
+	}
+	for op := OptInner; op <= OptExp2; op++ {
+		if !seen[op] {
+			t.Errorf("no kernel got %s", op)
+		}
+	}
+}
+
+// TestSkip turns each kind of optimization off in turn: the kind must be
+// gone from the Opts and from the nest.
+func TestSkip(t *testing.T) {
+	for op := OptInner; op <= OptExp2; op++ {
+		for _, k := range optKernels() {
+			p := lower(t, k, Options{Target: &smallTarget, Skip: []OptOp{op}})
+			if p.Opts.Has(op) {
+				t.Errorf("Skip %s: still applied in %s", op, p.Opts)
+			}
+		}
+	}
+	p := lower(t, matmulKernel(64, 96, 40), Options{Skip: []OptOp{OptMulAcc}})
+	if count(p, OpMulAcc) != 0 || strings.Contains(p.String(), "MULACC") {
+		t.Errorf("Skip MULACC: a multiply-add is left\n%s", p)
+	}
+}
+
+// TestOptsListed checks the register tile's record and its printing above
+// the uops (what DEBUG=3 shows).
+func TestOptsListed(t *testing.T) {
+	p := lower(t, matmulKernel(64, 96, 40), Options{Target: &Target{Rows: 4, Cols: 32}})
+	want := Opts{{OptInner, 1, 32}, {OptUpcast, 0, 4}}
+	if len(p.Opts) < 2 || !slices.Equal(p.Opts[:2], want) {
+		t.Errorf("want the tile %s first, got %s", want, p.Opts)
+	}
+	if !strings.HasPrefix(p.String(), "opts [INNER(1, 32) UPCAST(0, 4)") {
+		t.Errorf("the listing does not start with the opts:\n%s", p)
+	}
+	if _, err := Lower(matmulKernel(64, 96, 40), Options{Replay: Opts{{OptInner, 2, 8}}}); err == nil {
+		t.Errorf("replaying INNER along the reduce axis: want an error")
+	}
+}

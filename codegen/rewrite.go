@@ -1,0 +1,187 @@
+package codegen
+
+// This file holds the rewrites Lower runs on the linear uops the builder
+// returns. Each replaces a few uops by one that says more, so that every
+// renderer and device gets the decision from the Program instead of
+// finding it again by matching patterns:
+//
+//   - MULACC (fuseMulAcc): an ADD of a MUL computed in the same loop and
+//     used nowhere else becomes MULACC [a, b, c], and an add-ACCUM of such
+//     a MUL an ACCUM with ReduceOp OpMulAcc [acc, idx, a, b]: matmul's and
+//     convolution's inner loops, x*w+b. The product is rounded before the
+//     addition, as the MUL and ADD were (CLANG compiles with
+//     -ffp-contract=off, OpenCL with FP_CONTRACT OFF, and Go rounds an
+//     explicit conversion), so no result changes.
+//   - EXP2 argument folding (foldExp2): exp2(x*s) and exp2((x+k)*s) or
+//     exp2((x-k)*s), with s and k from outside the loop and the MUL and
+//     ADD or SUB used only there, become one EXP2 of two or three operands
+//     (exp(x) is exp2(x*log2(e)); softmax's exp2((x-max)*log2(e))). Each
+//     step is rounded as before; a device evaluates the argument as it
+//     goes, with no pass of its own for the ADD and the MUL.
+//
+// Both rewrites are recorded among the Program's Opts (opt.go) and can be
+// turned off with Options.Skip.
+
+// rewriter holds the linear uops while they are rewritten in place; dead
+// uops are dropped and the rest renumbered by compact.
+type rewriter struct {
+	u     []UOp
+	scope []int // the RANGE each uop is inside, -1 at the top level
+	uses  []int
+	dead  []bool
+}
+
+func newRewriter(u []UOp) *rewriter {
+	r := &rewriter{u: u, scope: make([]int, len(u)), uses: make([]int, len(u)), dead: make([]bool, len(u))}
+	stack := []int{-1}
+	for i, x := range u {
+		r.scope[i] = stack[len(stack)-1]
+		for _, s := range x.Src {
+			r.uses[s]++
+		}
+		switch x.Op {
+		case OpRange:
+			stack = append(stack, i)
+		case OpEnd:
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return r
+}
+
+// home returns the loop a value varies with: its own for a RANGE.
+func (r *rewriter) home(i int) int {
+	if r.u[i].Op == OpRange {
+		return i
+	}
+	return r.scope[i]
+}
+
+// only reports whether uop m is one of ops of dtype d, computed in loop h
+// and used once, so that its consumer can absorb it.
+func (r *rewriter) only(m int, d DType, h int, ops ...Op) bool {
+	u := r.u[m]
+	if r.dead[m] || r.uses[m] != 1 || u.DType != d || r.scope[m] != h || len(u.Src) != 2 {
+		return false
+	}
+	for _, o := range ops {
+		if u.Op == o {
+			return true
+		}
+	}
+	return false
+}
+
+// fuseMulAcc makes MULACCs and multiply-add ACCUMs; it returns how many.
+func (r *rewriter) fuseMulAcc() int {
+	n := 0
+	for i := range r.u {
+		u := &r.u[i]
+		if r.dead[i] || u.DType == Index || u.DType == Bool {
+			continue
+		}
+		h := r.scope[i]
+		switch {
+		case u.Op == OpAdd:
+			for _, k := range [2]int{1, 0} {
+				if m := u.Src[k]; r.only(m, u.DType, h, OpMul) {
+					mu := r.u[m]
+					*u = UOp{Op: OpMulAcc, DType: u.DType, Src: []int{mu.Src[0], mu.Src[1], u.Src[1-k]}}
+					r.dead[m] = true
+					n++
+					break
+				}
+			}
+		case u.Op == OpAccum && u.ReduceOp == OpAdd && len(u.Src) == 3:
+			if m := u.Src[2]; r.only(m, u.DType, h, OpMul) {
+				mu := r.u[m]
+				u.Src = []int{u.Src[0], u.Src[1], mu.Src[0], mu.Src[1]}
+				u.ReduceOp = OpMulAcc
+				r.dead[m] = true
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// foldExp2 folds the scaling of EXP2s' arguments into them; it returns how
+// many.
+func (r *rewriter) foldExp2() int {
+	n := 0
+	for i := range r.u {
+		u := &r.u[i]
+		h := r.scope[i]
+		if r.dead[i] || u.Op != OpExp2 || !u.DType.IsFloat() || h < 0 || !r.only(u.Src[0], u.DType, h, OpMul) {
+			continue
+		}
+		m := u.Src[0]
+		x, s, ok := r.byInvariant(m, h, false)
+		if !ok {
+			continue
+		}
+		r.dead[m] = true
+		n++
+		if r.only(x, u.DType, h, OpAdd, OpSub) {
+			if y, k, ok := r.byInvariant(x, h, r.u[x].Op == OpSub); ok {
+				*u = UOp{Op: OpExp2, DType: u.DType, Src: []int{y, k, s}, ReduceOp: r.u[x].Op}
+				r.dead[x] = true
+				continue
+			}
+		}
+		*u = UOp{Op: OpExp2, DType: u.DType, Src: []int{x, s}}
+	}
+	return n
+}
+
+// byInvariant splits the operands of binary uop m of loop h into one
+// computed in the loop and one from outside it (the second, when ordered).
+func (r *rewriter) byInvariant(m, h int, ordered bool) (x, k int, ok bool) {
+	a, b := r.u[m].Src[0], r.u[m].Src[1]
+	switch {
+	case r.home(a) == h && r.home(b) != h:
+		return a, b, true
+	case r.home(b) == h && r.home(a) != h && !ordered:
+		return b, a, true
+	}
+	return 0, 0, false
+}
+
+// compact returns the live uops, their operands renumbered.
+func (r *rewriter) compact() []UOp {
+	pos := make([]int, len(r.u))
+	out := make([]UOp, 0, len(r.u))
+	for i, u := range r.u {
+		if r.dead[i] {
+			pos[i] = -1
+			continue
+		}
+		pos[i] = len(out)
+		src := make([]int, len(u.Src))
+		for k, s := range u.Src {
+			if pos[s] < 0 {
+				panic("internal error: a rewrite dropped a uop still in use")
+			}
+			src[k] = pos[s]
+		}
+		u.Src = src
+		out = append(out, u)
+	}
+	return out
+}
+
+// exp2Args returns the C or OpenCL C argument of EXP2 u from its operands'
+// expressions: x, (x*s), or ((x+k)*s) and ((x-k)*s).
+func exp2Args(u UOp, s []string) []string {
+	switch len(s) {
+	case 2:
+		return []string{"(" + s[0] + "*" + s[1] + ")"}
+	case 3:
+		op := "+"
+		if u.ReduceOp == OpSub {
+			op = "-"
+		}
+		return []string{"((" + s[0] + op + s[1] + ")*" + s[2] + ")"}
+	}
+	return s
+}

@@ -1,0 +1,96 @@
+package codegen
+
+import (
+	"strings"
+	"testing"
+
+	"tiny/shape"
+)
+
+// TestMulAcc checks that a matmul's products are folded by multiply-add
+// ACCUMs (no MUL left), that x*w+b is one MULACC, and that both renderers
+// keep the product's rounding.
+func TestMulAcc(t *testing.T) {
+	p := lower(t, matmulKernel(64, 96, 40), Options{})
+	accums := 0
+	for _, u := range p.UOps {
+		if u.Op == OpAccum && u.ReduceOp == OpMulAcc && len(u.Src) == 4 {
+			accums++
+		}
+	}
+	if accums == 0 || floats(p, OpMul) != 0 {
+		t.Errorf("want multiply-add ACCUMs and no MUL\n%s", p)
+	}
+	if !strings.Contains(p.String(), "ACCUM        : float32 [") || !strings.Contains(p.String(), "MULACC") {
+		t.Errorf("the listing does not say MULACC\n%s", p)
+	}
+	if c := RenderC(p); !strings.Contains(c, "*") {
+		t.Errorf("C lacks the product\n%s", c)
+	}
+	s := shape.FromInts(256)
+	k := &Kernel{AST: store(Float32, s, alu(OpAdd, Float32, alu(OpMul, Float32, load(1, Float32, s), load(2, Float32, s)), load(3, Float32, s))),
+		Bufs: []BufSpec{{Float32, 256}, {Float32, 256}, {Float32, 256}, {Float32, 256}}}
+	q := lower(t, k, Options{})
+	if count(q, OpMulAcc) != 1 || floats(q, OpMul) != 0 || floats(q, OpAdd) != 0 {
+		t.Errorf("want one MULACC for x*w+b\n%s", q)
+	}
+	if c := RenderC(q); !strings.Contains(c, "((data1[ridx0]*data2[ridx0])+data3[ridx0])") && !strings.Contains(c, ")+v") {
+		t.Errorf("C does not render the multiply-add as a rounded product plus the addend\n%s", c)
+	}
+	cl, err := RenderCL(q, CLTarget{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(cl.Source, "FP_CONTRACT OFF") {
+		t.Errorf("OpenCL C must not contract the multiply-add\n%s", cl.Source)
+	}
+}
+
+// TestFoldExp2 checks that softmax's exp2((x - max) * log2(e)) is one EXP2
+// of three operands, and exp2(x * c) one of two.
+func TestFoldExp2(t *testing.T) {
+	s := shape.FromInts(64, 128)
+	c := &Node{Op: OpConst, DType: Float32, Val: 1.4426950408889634, ST: must(shape.FromInts(1, 1).ExpandInts([]int{64, 128}))}
+	// y is the row's maximum, as softmax loads it.
+	y := load(2, Float32, must(shape.FromInts(64, 1).ExpandInts([]int{64, 128})))
+	k := &Kernel{AST: store(Float32, s, alu(OpExp2, Float32, alu(OpMul, Float32, alu(OpSub, Float32, load(1, Float32, s), y), c))),
+		Bufs: []BufSpec{{Float32, 64 * 128}, {Float32, 64 * 128}, {Float32, 64}}}
+	p := lower(t, k, Options{NoMerge: true})
+	var e *UOp
+	for i := range p.UOps {
+		if p.UOps[i].Op == OpExp2 {
+			e = &p.UOps[i]
+		}
+	}
+	if e == nil || len(e.Src) != 3 || e.ReduceOp != OpSub || floats(p, OpMul) != 0 || floats(p, OpSub) != 0 {
+		t.Fatalf("want EXP2 [x, y, c] SUB\n%s", p)
+	}
+	if src := RenderC(p); !strings.Contains(src, "tiny_exp2f(((") {
+		t.Errorf("C lacks the folded argument\n%s", src)
+	}
+	k2 := &Kernel{AST: store(Float32, s, alu(OpExp2, Float32, alu(OpMul, Float32, load(1, Float32, s), c))),
+		Bufs: []BufSpec{{Float32, 64 * 128}, {Float32, 64 * 128}}}
+	if p2 := lower(t, k2, Options{}); floats(p2, OpMul) != 0 || !strings.Contains(p2.String(), "EXP2") {
+		t.Errorf("want EXP2 [x, c]\n%s", p2)
+	}
+	// exp2((x*2 + 1) * c): the ADD folds into the EXP2, and its MUL, now
+	// the EXP2's operand, must stay (no MULACC of the folded ADD).
+	two := &Node{Op: OpConst, DType: Float32, Val: 2, ST: c.ST}
+	one := &Node{Op: OpConst, DType: Float32, Val: 1, ST: c.ST}
+	k3 := &Kernel{AST: store(Float32, s, alu(OpExp2, Float32, alu(OpMul, Float32, alu(OpAdd, Float32, alu(OpMul, Float32, load(1, Float32, s), two), one), c))),
+		Bufs: []BufSpec{{Float32, 64 * 128}, {Float32, 64 * 128}}}
+	if p3 := lower(t, k3, Options{}); floats(p3, OpMul) != 1 || count(p3, OpMulAcc) != 0 {
+		t.Errorf("want EXP2 [x*2, 1, c]\n%s", p3)
+	}
+}
+
+// floats counts the uops of p with op and a float dtype.
+func floats(p *Program, op Op) int {
+	n := 0
+	for _, u := range p.UOps {
+		if u.Op == op && u.DType.IsFloat() {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,227 @@
+package suite
+
+import (
+	"math"
+
+	"tiny/tensor"
+)
+
+// Wide is every op family tiny has, on shapes users meet: elementwise,
+// reductions over each axis, argmax/argmin, running sums and maxima,
+// batched matmul, softmax, gather and indexing, conv2d, pools, and the
+// movement ops (cat, pad, permute, flip). bench/wide.py times the same rows
+// in NumPy.
+var Wide = []Row{
+	{Name: "gelu", What: "gelu(x) (tanh form), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Gelu() },
+		Ref: func(x [][]float64) []float64 {
+			return each(x[0], func(v float64) float64 {
+				return 0.5 * v * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(v+0.044715*v*v*v)))
+			})
+		}, Atol: 1e-6, Rtol: 1e-5},
+	{Name: "add_bias", What: "x + b (b over rows), 4096x1024 + 1024", In: []Input{f32(4096, 1024), f32(1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Add(t[1]) },
+		Ref: func(x [][]float64) []float64 {
+			out := make([]float64, len(x[0]))
+			for i := range out {
+				out[i] = x[0][i] + x[1][i%1024]
+			}
+			return out
+		}},
+	{Name: "sum_axis0", What: "x.sum(axis=0), 4096x4096", In: []Input{f32(4096, 4096)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Sum([]int{0}, false) },
+		Ref: func(x [][]float64) []float64 { return reduceCols(x[0], 4096, 4096, 0, add) }, Rtol: 1e-5},
+	{Name: "sum_mid", What: "x.sum(axis=1), 64x256x256", In: []Input{f32(64, 256, 256)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Sum([]int{1}, false) },
+		Ref: func(x [][]float64) []float64 {
+			var out []float64
+			for b := range 64 {
+				out = append(out, reduceCols(x[0][b*256*256:(b+1)*256*256], 256, 256, 0, add)...)
+			}
+			return out
+		}, Rtol: 1e-5},
+	{Name: "max_axis1", What: "x.max(axis=1), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Max([]int{1}, false) },
+		Ref: func(x [][]float64) []float64 { return reduceRows(x[0], 4096, 1024, math.Inf(-1), math.Max) }},
+	{Name: "mean_all", What: "x.mean(), 4096x4096", In: []Input{f32(4096, 4096)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Mean(nil, false) },
+		Ref: func(x [][]float64) []float64 {
+			return []float64{reduceRows(x[0], 1, len(x[0]), 0, add)[0] / float64(len(x[0]))}
+		}, Rtol: 1e-5},
+	{Name: "argmax_rows", What: "x.argmax(axis=1), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Argmax([]int{1}, false) },
+		Ref: func(x [][]float64) []float64 { return argRows(x[0], 4096, 1024, 1) }},
+	{Name: "argmin_rows", What: "x.argmin(axis=1), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Argmin([]int{1}, false) },
+		Ref: func(x [][]float64) []float64 { return argRows(x[0], 4096, 1024, -1) }},
+	{Name: "argmax_cols", What: "x.argmax(axis=0), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Argmax([]int{0}, false) },
+		Ref: func(x [][]float64) []float64 { return argRows(transpose(x[0], 4096, 1024), 1024, 4096, 1) }},
+	{Name: "cumsum_rows", What: "x.cumsum(axis=1), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Cumsum(1) },
+		Ref: func(x [][]float64) []float64 { return scanRows(x[0], 4096, 1024, add) }, Atol: 1e-4, Rtol: 1e-5},
+	{Name: "cumsum_cols", What: "x.cumsum(axis=0), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Cumsum(0) },
+		Ref: func(x [][]float64) []float64 {
+			return transpose(scanRows(transpose(x[0], 4096, 1024), 1024, 4096, add), 1024, 4096)
+		}, Atol: 1e-3, Rtol: 1e-5},
+	{Name: "cummax_rows", What: "running max along axis 1, 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Cummax(1) },
+		Ref: func(x [][]float64) []float64 { return scanRows(x[0], 4096, 1024, math.Max) }},
+	{Name: "bmm_attn", What: "64 x (128x64 @ 64x128)", In: []Input{f32(64, 128, 64), f32(64, 64, 128)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Matmul(t[1]) },
+		Ref: func(x [][]float64) []float64 { return bmm(x[0], x[1], 64, 128, 64, 128) }, Rtol: 1e-5},
+	{Name: "bmm_256", What: "16 x (256x256 @ 256x256)", In: []Input{f32(16, 256, 256), f32(16, 256, 256)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Matmul(t[1]) },
+		Ref: func(x [][]float64) []float64 { return bmm(x[0], x[1], 16, 256, 256, 256) }, Rtol: 1e-5},
+	{Name: "log_softmax", What: "log_softmax over rows, 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].LogSoftmax(1) },
+		Ref: func(x [][]float64) []float64 { return softmax(x[0], 4096, 1024, true) }, Atol: 1e-5, Rtol: 1e-5},
+	{Name: "gather_rows", What: "x.gather(1, idx), 4096x1024 by 4096x64", In: []Input{f32(4096, 1024), {Shape: []int{4096, 64}, Below: 1024}},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Gather(1, t[1]) },
+		Ref: func(x [][]float64) []float64 {
+			out := make([]float64, 4096*64)
+			for i := range out {
+				out[i] = x[0][i/64*1024+int(x[1][i])]
+			}
+			return out
+		}},
+	{Name: "embedding", What: "table[idx], 16384x256 by 4096", In: []Input{f32(16384, 256), {Shape: []int{4096}, Below: 16384}},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Index(tensor.TensorIndex(t[1])) },
+		Ref: func(x [][]float64) []float64 {
+			var out []float64
+			for _, i := range x[1] {
+				out = append(out, x[0][int(i)*256:int(i+1)*256]...)
+			}
+			return out
+		}},
+	{Name: "conv2d", What: "conv2d 32x32x28x28 by 64x32x3x3", In: []Input{f32(32, 32, 28, 28), f32(64, 32, 3, 3)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor {
+			return t[0].Conv2d(t[1], nil, 1, []int{1}, []int{1}, []int{0})
+		},
+		Ref: func(x [][]float64) []float64 { return conv2d(x[0], x[1], 32, 32, 28, 64, 3) }, Rtol: 1e-5},
+	{Name: "maxpool", What: "max_pool2d 2x2 stride 2, 64x64x56x56", In: []Input{f32(64, 64, 56, 56)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor {
+			return t[0].MaxPool2d([]int{2, 2}, []int{2, 2}, []int{1}, []int{0}, false)
+		},
+		Ref: func(x [][]float64) []float64 { return pool(x[0], 64*64, 56, math.Max, 1) }},
+	{Name: "avgpool", What: "avg_pool2d 2x2 stride 2, 64x64x56x56", In: []Input{f32(64, 64, 56, 56)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor {
+			return t[0].AvgPool2d([]int{2, 2}, []int{2, 2}, []int{1}, []int{0}, false, true)
+		},
+		Ref: func(x [][]float64) []float64 { return pool(x[0], 64*64, 56, add, 0.25) }, Rtol: 1e-6},
+	{Name: "cat", What: "cat((a, b), axis=1), 4096x1024 each", In: []Input{f32(4096, 1024), f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Cat(1, t[1]) },
+		Ref: func(x [][]float64) []float64 {
+			var out []float64
+			for i := range 4096 {
+				out = append(out, x[0][i*1024:(i+1)*1024]...)
+				out = append(out, x[1][i*1024:(i+1)*1024]...)
+			}
+			return out
+		}},
+	{Name: "pad", What: "pad by 1 with zeros on both axes, 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Pad([][2]int{{1, 1}, {1, 1}}).Contiguous() },
+		Ref: func(x [][]float64) []float64 {
+			out := make([]float64, 4098*1026)
+			for i := range 4096 {
+				copy(out[(i+1)*1026+1:], x[0][i*1024:(i+1)*1024])
+			}
+			return out
+		}},
+	{Name: "permute", What: "x.permute(0, 2, 1) made contiguous, 64x128x256", In: []Input{f32(64, 128, 256)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Permute(0, 2, 1).Contiguous() },
+		Ref: func(x [][]float64) []float64 {
+			var out []float64
+			for b := range 64 {
+				out = append(out, transpose(x[0][b*128*256:(b+1)*128*256], 128, 256)...)
+			}
+			return out
+		}},
+	{Name: "flip", What: "x[:, ::-1] made contiguous, 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Flip(1).Contiguous() },
+		Ref: func(x [][]float64) []float64 {
+			out := make([]float64, len(x[0]))
+			for i := range out {
+				out[i] = x[0][i/1024*1024+1023-i%1024]
+			}
+			return out
+		}},
+}
+
+// argRows returns the index of the first maximum (sign 1) or minimum (sign
+// -1) of each row.
+func argRows(x []float64, r, c int, sign float64) []float64 {
+	out := make([]float64, r)
+	for i := range r {
+		best := 0
+		for j := 1; j < c; j++ {
+			if sign*x[i*c+j] > sign*x[i*c+best] {
+				best = j
+			}
+		}
+		out[i] = float64(best)
+	}
+	return out
+}
+
+// scanRows returns the running fold of each row.
+func scanRows(x []float64, r, c int, f func(a, b float64) float64) []float64 {
+	out := make([]float64, r*c)
+	for i := range r {
+		acc := x[i*c]
+		out[i*c] = acc
+		for j := 1; j < c; j++ {
+			acc = f(acc, x[i*c+j])
+			out[i*c+j] = acc
+		}
+	}
+	return out
+}
+
+// conv2d is a valid, stride-1 convolution of (b, cin, h, h) by (cout, cin,
+// k, k).
+func conv2d(x, w []float64, b, cin, h, cout, k int) []float64 {
+	o := h - k + 1
+	out := make([]float64, b*cout*o*o)
+	for n := range b {
+		for co := range cout {
+			dst := out[(n*cout+co)*o*o : (n*cout+co+1)*o*o]
+			for ci := range cin {
+				src := x[(n*cin+ci)*h*h : (n*cin+ci+1)*h*h]
+				for ky := range k {
+					for kx := range k {
+						wv := w[((co*cin+ci)*k+ky)*k+kx]
+						for y := range o {
+							row := src[(y+ky)*h+kx : (y+ky)*h+kx+o]
+							d := dst[y*o : (y+1)*o]
+							for xx, v := range row {
+								d[xx] += wv * v
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pool folds the 2x2 stride-2 windows of planes h x h and scales the result.
+func pool(x []float64, planes, h int, f func(a, b float64) float64, scale float64) []float64 {
+	o := h / 2
+	out := make([]float64, planes*o*o)
+	for p := range planes {
+		src := x[p*h*h : (p+1)*h*h]
+		for y := range o {
+			for xx := range o {
+				v := f(f(src[2*y*h+2*xx], src[2*y*h+2*xx+1]), f(src[(2*y+1)*h+2*xx], src[(2*y+1)*h+2*xx+1]))
+				if scale != 1 {
+					v *= scale
+				}
+				out[(p*o+y)*o+xx] = v
+			}
+		}
+	}
+	return out
+}
