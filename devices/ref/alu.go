@@ -98,6 +98,9 @@ func b2i(b bool) int64 {
 // both give 0 for a divisor of 0 (C leaves it undefined), the most
 // negative value divided by -1 is itself and its MOD -1 is 0.
 func alu(op codegen.Op, d, from codegen.DType, x, y, z value) value {
+	if op == codegen.OpMulAcc { // x*y + z, the product rounded first
+		return alu(codegen.OpAdd, d, d, alu(codegen.OpMul, d, d, x, y, value{}), z, value{})
+	}
 	switch op {
 	case codegen.OpCast:
 		return cast(x, from, d)

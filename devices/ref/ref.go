@@ -19,8 +19,12 @@
 //	               is false, Val in DType instead, and no memory is read
 //	STORE          value into element idx of a buffer (rounded to its dtype) or
 //	               accumulator array, unless a gate is false
-//	ACCUM          acc[idx] = ReduceOp(acc[idx], value)
+//	ACCUM          acc[idx] = ReduceOp(acc[idx], value); with ReduceOp MULACC and
+//	               operands [acc, idx, a, b], acc[idx] = a*b + acc[idx]
 //	the ALU ops    alu.go: the result of the operation, in DType
+//	MULACC         [a, b, c]: a*b + c, the product rounded first (a MUL then an ADD)
+//	EXP2           [x]: exp2(x); [x, s]: exp2(x*s); [x, k, s]: exp2((x ReduceOp k)*s),
+//	               ReduceOp ADD or SUB, each step rounded as if on its own
 //
 // An index outside its buffer or accumulator array is an error, not a
 // crash. The program's global loop runs in order like any loop: a
@@ -65,7 +69,8 @@ func (*Device) Compile(p *codegen.Program) (devices.Runner, error) {
 		}
 		if n, ok := operands[u.Op]; !ok {
 			return nil, bad("not an op a device runs")
-		} else if len(u.Src) != n && !(u.Op == codegen.OpLoad && len(u.Src) == 3 || u.Op == codegen.OpStore && len(u.Src) == 4) {
+		} else if len(u.Src) != n && !(u.Op == codegen.OpLoad && len(u.Src) == 3 || u.Op == codegen.OpStore && len(u.Src) == 4 ||
+			u.Op == codegen.OpAccum && len(u.Src) == 4 && u.ReduceOp == codegen.OpMulAcc || u.Op == codegen.OpExp2 && len(u.Src) <= 3) {
 			return nil, bad("%d operands", len(u.Src))
 		}
 		switch u.Op {
@@ -113,7 +118,7 @@ var operands = map[codegen.Op]int{
 	codegen.OpRecip: 1, codegen.OpCast: 1, codegen.OpNot: 1,
 	codegen.OpAdd: 2, codegen.OpSub: 2, codegen.OpMul: 2, codegen.OpDiv: 2, codegen.OpIDiv: 2,
 	codegen.OpMod: 2, codegen.OpMax: 2, codegen.OpCmpLt: 2, codegen.OpCmpNe: 2, codegen.OpCmpEq: 2,
-	codegen.OpAnd: 2, codegen.OpOr: 2, codegen.OpXor: 2, codegen.OpWhere: 3,
+	codegen.OpAnd: 2, codegen.OpOr: 2, codegen.OpXor: 2, codegen.OpWhere: 3, codegen.OpMulAcc: 3,
 }
 
 type runner struct {
@@ -199,9 +204,22 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 		case codegen.OpAccum:
 			m, i := mem(pc), regs[u.Src[1]].i
 			var acc value
-			if acc, err = m.load(i); err == nil {
+			if acc, err = m.load(i); err == nil && u.ReduceOp == codegen.OpMulAcc {
+				// acc[i] = a*b + acc[i], the product rounded first.
+				err = m.store(i, alu(codegen.OpMulAcc, u.DType, u.DType, regs[u.Src[2]], regs[u.Src[3]], acc))
+			} else if err == nil {
 				err = m.store(i, alu(u.ReduceOp, u.DType, u.DType, acc, regs[u.Src[2]], value{}))
 			}
+		case codegen.OpExp2:
+			// exp2(x), exp2(x*s) or exp2((x ReduceOp k)*s), each step rounded.
+			x := regs[u.Src[0]]
+			if len(u.Src) == 3 {
+				x = alu(u.ReduceOp, u.DType, u.DType, x, regs[u.Src[1]], value{})
+			}
+			if len(u.Src) > 1 {
+				x = alu(codegen.OpMul, u.DType, u.DType, x, regs[u.Src[len(u.Src)-1]], value{})
+			}
+			regs[pc] = alu(codegen.OpExp2, u.DType, u.DType, x, value{}, value{})
 		default:
 			var x [3]value
 			for k, s := range u.Src {

@@ -1,6 +1,7 @@
 package ref_test
 
 import (
+	"fmt"
 	"math/rand"
 	"testing"
 
@@ -85,5 +86,56 @@ func TestDTypes(t *testing.T) {
 		check(t, kt.Kernel(s, kt.Op(codegen.OpCast, d, kt.Load(1, f32, s)), spec(f32, 150)))
 		check(t, kt.Kernel(s, kt.Op(codegen.OpCast, f32, kt.Load(1, d, s)), spec(d, 150)))
 		check(t, kt.Kernel(shape.FromInts(1), kt.Reduce(codegen.OpMax, d, []int{0}, kt.Load(1, d, shape.FromInts(300))), spec(d, 300)))
+	}
+}
+
+// TestFusedUops covers the uops that stand for several (codegen's
+// rewrites): a matmul's multiply-add ACCUM and a bias's MULACC, and EXP2s
+// whose argument is scaled, (x - m) * c and (m + x) * c, in float32 and
+// float16.
+func TestFusedUops(t *testing.T) {
+	seen := map[string]bool{}
+	note := func(k *codegen.Kernel) {
+		p, err := codegen.Lower(k, codegen.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range p.UOps {
+			switch {
+			case u.Op == codegen.OpMulAcc:
+				seen["MULACC"] = true
+			case u.Op == codegen.OpAccum && u.ReduceOp == codegen.OpMulAcc:
+				seen["ACCUM MULACC"] = true
+			case u.Op == codegen.OpExp2 && len(u.Src) > 1:
+				seen[fmt.Sprintf("EXP2 of %d", len(u.Src))] = true
+			}
+		}
+		check(t, k)
+	}
+	a := kt.Must(shape.FromInts(16, 1, 24).ExpandInts([]int{16, 70, 24}))
+	b := kt.Must(kt.Must(kt.Must(shape.FromInts(24, 70).Permute([]int{1, 0})).ReshapeInts([]int{1, 70, 24})).ExpandInts([]int{16, 70, 24}))
+	mm := kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b)))
+	note(kt.Kernel(shape.FromInts(16, 70, 1), mm, spec(f32, 16*24), spec(f32, 24*70)))
+	s := shape.FromInts(37, 300)
+	x2 := kt.Op(codegen.OpMul, f32, kt.Load(1, f32, s), kt.Load(2, f32, s))
+	note(kt.Kernel(s, kt.Op(codegen.OpAdd, f32, x2, kt.Load(3, f32, s)), spec(f32, 37*300), spec(f32, 37*300), spec(f32, 37*300)))
+	for _, d := range []codegen.DType{f32, codegen.Float16} {
+		col := kt.Must(shape.FromInts(37, 1).ExpandInts([]int{37, 300}))
+		c := kt.Const(1.4426950408889634, d, kt.Must(shape.FromInts(1, 1).ExpandInts([]int{37, 300})))
+		x, m := kt.Load(1, d, s), kt.Load(2, d, col)
+		exp2 := func(v *codegen.Node) *codegen.Node { return kt.Op(codegen.OpExp2, d, v) }
+		mul := func(a, b *codegen.Node) *codegen.Node { return kt.Op(codegen.OpMul, d, a, b) }
+		for _, v := range []*codegen.Node{
+			exp2(mul(kt.Op(codegen.OpSub, d, x, m), c)),
+			exp2(mul(c, kt.Op(codegen.OpAdd, d, m, x))),
+			exp2(mul(x, c)),
+		} {
+			note(kt.Kernel(s, v, spec(d, 37*300), spec(d, 37)))
+		}
+	}
+	for _, want := range []string{"MULACC", "ACCUM MULACC", "EXP2 of 2", "EXP2 of 3"} {
+		if !seen[want] {
+			t.Errorf("no %s in the lowered kernels: the test no longer covers it", want)
+		}
 	}
 }
