@@ -29,10 +29,11 @@ const (
 	OptBlock                   // the innermost reduce loop over Axis folds in compensated blocks of Arg (cascade.go)
 	OptMulAcc                  // MUL+ADD and ACCUM of a MUL fused into multiply-adds (Arg of them)
 	OptExp2                    // EXP2 arguments scaled by loop invariants folded into the EXP2 (Arg of them)
+	OptStream                  // the global loop's one store, into buffer Axis, is large and contiguous: streamed around the caches (RenderC; devices without streaming stores ignore it)
 )
 
 var optNames = [...]string{OptInner: "INNER", OptUpcast: "UPCAST", OptLanes: "LANES", OptTile: "TILE", OptUnroll: "UNROLL",
-	OptSplit: "SPLIT", OptBlock: "BLOCK", OptMulAcc: "MULACC", OptExp2: "EXP2"}
+	OptSplit: "SPLIT", OptBlock: "BLOCK", OptMulAcc: "MULACC", OptExp2: "EXP2", OptStream: "STREAM"}
 
 // String returns the kind's upper-case name.
 func (o OptOp) String() string {

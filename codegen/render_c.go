@@ -15,7 +15,7 @@ import (
 // so the renderer only adds what is particular to C:
 //
 //   - streaming stores: a large contiguous float32 output is written around
-//     the caches (render_c_loops.go);
+//     the caches (render_c_loops.go), when the Program's Opts say STREAM;
 //   - sin: a loop whose SIN arguments all fit the fast reduction runs the
 //     vectorizable sin; when one does not, the loop runs again with the
 //     exact one (only loops that may run twice: stores not read back, no

@@ -6,10 +6,13 @@
 // so an add over 16M floats is 16K calls of a plain Go loop, not 16M
 // dispatches; outer loops run their closures on runs of one element, and
 // their index arithmetic costs no closure at all (affine in the loop
-// variables). Codegen shapes the loop nest for this device (Target); a
-// matmul's register tile runs as one closure per group of rows, with the
-// reduce loop around it applying four steps per pass (rows.go). Run
-// splits the program's global loop across goroutines.
+// variables). Codegen shapes the loop nest for this device (Target) and
+// says what it decided: the multiply-adds (MULACC), the folded exp2
+// arguments and the register tile (INNER and UPCAST among the Program's
+// Opts) come from the Program, and the device only chooses how to run
+// them: a tile runs as one closure per group of rows, with the reduce loop
+// around it applying four steps per pass (rows.go). Run splits the
+// program's global loop across goroutines.
 package cpu
 
 import (
