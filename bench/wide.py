@@ -4,7 +4,8 @@ PyTorch, for side-by-side comparison with tiny's BenchmarkWide in one run (bench
 
   /usr/bin/python3 bench/wide.py [--runs 7] [--only NAME] [--json out.json]
 
-Every row: 2 untimed warm-up calls, then RUNS timed calls; prints the median and min-max in ms.
+Every row: 2 untimed warm-up calls, then RUNS timed calls; prints the median and min-max in ms,
+and records the median CPU time of a call (process_time, all threads) beside it.
 NumPy runs elementwise ops, reductions and scans on one thread and matmuls on OpenBLAS's threads
 (2 here); PyTorch is set to 2 threads. NumPy has no conv2d: the row is what a NumPy user writes
 (sliding_window_view and tensordot), and the pools reshape into 2x2 windows.
@@ -78,19 +79,22 @@ ROWS = {
 
 
 def measure(fn):
+    """Median, min and max wall ms, and the median CPU ms of the process (all its threads)."""
     for _ in range(2): fn()
-    ts = []
+    ts, cs = [], []
     for _ in range(args.runs):
-        t = time.perf_counter(); fn(); ts.append((time.perf_counter() - t) * 1e3)
-    ts.sort()
-    return ts[len(ts) // 2], ts[0], ts[-1]
+        c, t = time.process_time(), time.perf_counter()
+        fn()
+        ts.append((time.perf_counter() - t) * 1e3); cs.append((time.process_time() - c) * 1e3)
+    ts.sort(); cs.sort()
+    return ts[len(ts) // 2], ts[0], ts[-1], cs[len(cs) // 2]
 
 
 out = {}
 for name, fn in ROWS.items():
     if not want(name): continue
-    med, lo, hi = measure(fn)
-    out[name] = {"numpy_ms": med, "min": lo, "max": hi}
+    med, lo, hi, cpu = measure(fn)
+    out[name] = {"numpy_ms": med, "min": lo, "max": hi, "numpy_cpu_ms": cpu}
     print("%-12s numpy %.2f [%.2f-%.2f]" % (name, med, lo, hi))
 try:
     import torch
@@ -128,7 +132,7 @@ try:
     with torch.no_grad():
         for name, fn in TROWS.items():
             if not want(name): continue
-            med, lo, hi = measure(fn)
+            med, lo, hi, cpu = measure(fn)
             out.setdefault(name, {})["torch_ms"] = med
             print("%-12s torch %.2f [%.2f-%.2f]" % (name, med, lo, hi))
 except ImportError:

@@ -35,8 +35,8 @@
 //     that workers share it.
 //     Each decision goes through a chooser (opt.go) that records it on
 //     the Program as an Opt (INNER, UPCAST, LANES, TILE, UNROLL, SPLIT,
-//     BLOCK), or replays a given list (Options.Replay) or skips a kind
-//     (Options.Skip).
+//     BLOCK; STREAM, after emitting, for a store RenderC streams), or
+//     replays a given list (Options.Replay) or skips a kind (Options.Skip).
 //  3. emit (lower.go): walk the AST inside the nest, each node once per
 //     loop context (the AST is a DAG: x+x repeated 40 times has 40 nodes,
 //     not 2**40). Index and valid expressions come from each ShapeTracker's
@@ -81,11 +81,15 @@
 // code defines what each uop means (wrapping integers, float16 computed in
 // float32 and rounded by a cast or a store, NaN rules); the kernel tests
 // and fuzzers check every other device against it. devices/cpu turns each
-// uop into a Go closure over runs of the innermost loop, and the clang
-// device compiles the C that RenderC (render_c.go) writes. Both split the
+// uop into a Go closure over runs of the innermost loop, running the
+// register tile the Opts record (INNER and UPCAST) as one closure per group
+// of rows, and the clang device compiles the C that RenderC (render_c.go)
+// writes; no device looks for the tile, the MULACCs or the folded EXP2s
+// by itself. Both split the
 // global loop (the first top-level RANGE, Program.Global iterations) across
 // workers; a SplitReduce program folds one partial per chunk of the global
 // loop and combines them in chunk order, so a run gives the same bits
 // whatever the scheduling. Options turn the optimizations off one by one
-// for tests; the zero value enables them all.
+// (Skip) or replay a recorded list (Replay); the zero value chooses and
+// enables them all.
 package codegen

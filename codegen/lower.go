@@ -62,6 +62,12 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 		p.Name = pl.name()
 	}
 	p.estimate()
+	if s := streamStore(p); s >= 0 || ch.replays {
+		if o, ok := ch.decide(OptStream, func() (Opt, bool) { return Opt{Axis: p.UOps[p.UOps[s].Src[0]].Buf, Arg: 1}, true }); ok {
+			check(s >= 0, o)
+		}
+		p.Opts = ch.applied
+	}
 	return p, nil
 }
 
@@ -93,7 +99,7 @@ type emitter struct {
 type skip struct {
 	axis int
 	last *symbolic.Node
-	from int64
+	from *symbolic.Node
 }
 
 // setAxis sets the index expression of axis a and forgets the values that
@@ -345,7 +351,10 @@ func (e *emitter) open(l loop) *symbolic.Node {
 	if l.shift > 0 {
 		last := symbolic.Div(v, symbolic.C(int64(l.size-1))) // 1 on the last tile, else 0
 		step = symbolic.Sub(step, symbolic.Mul(last, symbolic.C(int64(l.shift))))
-		e.skips = append(e.skips, skip{axis: l.axis, last: last, from: int64((l.size - 1) * l.mul)})
+		// From the last tile's start in an unshifted walk, past the
+		// position outer loops on the same axis reached.
+		from := symbolic.Add(e.axes[l.axis], symbolic.C(int64((l.size-1)*l.mul)))
+		e.skips = append(e.skips, skip{axis: l.axis, last: last, from: from})
 	}
 	e.setAxis(l.axis, symbolic.Simplify(symbolic.Add(e.axes[l.axis], step)))
 	return v
@@ -357,7 +366,7 @@ func (e *emitter) open(l loop) *symbolic.Node {
 func (e *emitter) storeValid() *bnode {
 	var cond *symbolic.Node
 	for _, s := range e.skips {
-		c := symbolic.Ge(e.axes[s.axis], symbolic.Mul(s.last, symbolic.C(s.from)))
+		c := symbolic.Ge(e.axes[s.axis], symbolic.Mul(s.last, s.from))
 		if cond == nil {
 			cond = c
 		} else {

@@ -165,6 +165,21 @@ func (pl *plan) order(opts Options, ch *chooser) nest {
 			}
 		}
 	}
+	rowLen, blk := 0, 0
+	if row >= 0 {
+		rowLen = pl.shape[row]
+		if o, ok := ch.decide(OptRowBlock, func() (Opt, bool) {
+			b := pl.rowBlock(gs, u, row, rows)
+			return Opt{Axis: row, Arg: b}, b > 0
+		}); ok {
+			blk = o.Arg
+			check(o.Axis == row && blk >= rows && rowLen%blk == 0 && rowLen > blk, o)
+		}
+	}
+	if blk > 0 {
+		nt.outer = append(nt.outer, loop{axis: row, size: rowLen / blk, mul: blk, kind: RangeGlobal})
+		rowLen = blk
+	}
 	for _, g := range gs {
 		if g != u && g != row {
 			nt.outer = append(nt.outer, loop{axis: g, size: pl.shape[g], mul: 1, kind: RangeGlobal})
@@ -180,7 +195,7 @@ func (pl *plan) order(opts Options, ch *chooser) nest {
 		nt.inner = []loop{{axis: u, size: in, mul: 1, kind: RangeInner}}
 	}
 	if row >= 0 {
-		nt.outer = append(nt.outer, tileLoop(row, pl.shape[row], rows))
+		nt.outer = append(nt.outer, tileLoop(row, rowLen, rows))
 		nt.upcast = []loop{{axis: row, size: rows, mul: 1}}
 	}
 	if u < 0 && len(nt.red) > 0 && !opts.NoReorder {
@@ -294,6 +309,36 @@ func (pl *plan) rowAxis(gs []int, u, rows int) int {
 		}
 	}
 	return best
+}
+
+// rowBlock returns the size of the blocks the row axis of a register tile
+// is cut into, outermost, or 0. It cuts when other output loops the shared
+// load does not depend on sit outside the tile (a convolution's output
+// positions, with the batch as rows): walking every row at each position
+// reads the rows' windows at all positions, megabytes, from L3 again at
+// the next position, while a block's stay in L2.
+func (pl *plan) rowBlock(gs []int, u, row, rows int) int {
+	const blockRows = 32
+	n := pl.shape[row]
+	if n%blockRows != 0 || n < 4*blockRows || !tileable(blockRows, rows) {
+		return 0
+	}
+	other := false
+	for _, g := range gs {
+		if g == u || g == row {
+			continue
+		}
+		other = true
+		for _, s := range pl.loadStrides() {
+			if s[row] == 0 && s[g] != 0 {
+				return 0 // a batched matmul: the shared operand changes with g
+			}
+		}
+	}
+	if !other {
+		return 0
+	}
+	return blockRows
 }
 
 // lanesFit reports whether the innermost reduce loop can be split into a

@@ -20,19 +20,21 @@ type OptOp uint8
 // The optimizations. A register tile is INNER along its columns' axis plus
 // UPCAST along its rows'.
 const (
-	OptInner  OptOp = iota + 1 // Axis, an output axis, walked inside the reduce loops in tiles of Arg, each element with its own accumulator
-	OptUpcast                  // Axis emitted as Arg copies, each with its own accumulators: a register tile's rows, dot products' outputs
-	OptLanes                   // Axis, the innermost reduce axis, folded into Arg lanes of partial accumulators
-	OptTile                    // the two innermost output loops walk Arg x Arg tiles (a transpose); Axis is the outer one
-	OptUnroll                  // Axis's innermost loop, of Arg iterations, emitted as Arg copies
-	OptSplit                   // the reduce loop over Axis is the global loop workers share, split in Arg parts first (0: it is already the first of several)
-	OptBlock                   // the innermost reduce loop over Axis folds in compensated blocks of Arg (cascade.go)
-	OptMulAcc                  // MUL+ADD and ACCUM of a MUL fused into multiply-adds (Arg of them)
-	OptExp2                    // EXP2 arguments scaled by loop invariants folded into the EXP2 (Arg of them)
+	OptInner    OptOp = iota + 1 // Axis, an output axis, walked inside the reduce loops in tiles of Arg, each element with its own accumulator
+	OptUpcast                    // Axis emitted as Arg copies, each with its own accumulators: a register tile's rows, dot products' outputs
+	OptLanes                     // Axis, the innermost reduce axis, folded into Arg lanes of partial accumulators
+	OptTile                      // the two innermost output loops walk Arg x Arg tiles (a transpose); Axis is the outer one
+	OptUnroll                    // Axis's innermost loop, of Arg iterations, emitted as Arg copies
+	OptSplit                     // the reduce loop over Axis is the global loop workers share, split in Arg parts first (0: it is already the first of several)
+	OptBlock                     // the innermost reduce loop over Axis folds in compensated blocks of Arg (cascade.go)
+	OptMulAcc                    // MUL+ADD and ACCUM of a MUL fused into multiply-adds (Arg of them)
+	OptExp2                      // EXP2 arguments scaled by loop invariants folded into the EXP2 (Arg of them)
+	OptRowBlock                  // a register tile's rows along Axis walk in blocks of Arg, the block loop outermost (nest.go's rowBlock)
+	OptStream                    // the global loop's one store, into buffer Axis, is large and contiguous: streamed around the caches (RenderC; devices without streaming stores ignore it)
 )
 
 var optNames = [...]string{OptInner: "INNER", OptUpcast: "UPCAST", OptLanes: "LANES", OptTile: "TILE", OptUnroll: "UNROLL",
-	OptSplit: "SPLIT", OptBlock: "BLOCK", OptMulAcc: "MULACC", OptExp2: "EXP2"}
+	OptSplit: "SPLIT", OptBlock: "BLOCK", OptMulAcc: "MULACC", OptExp2: "EXP2", OptRowBlock: "ROWBLOCK", OptStream: "STREAM"}
 
 // String returns the kind's upper-case name.
 func (o OptOp) String() string {

@@ -15,15 +15,28 @@ func optKernels() []*Kernel {
 	tr := must(shape.FromInts(48, 64).Permute([]int{1, 0}))
 	c := &Node{Op: OpConst, DType: Float32, Val: 1.4426950408889634, ST: must(shape.FromInts(1, 1).ExpandInts([]int{64, 48}))}
 	big := shape.FromInts(1 << 16)
+	huge := shape.FromInts(1 << 23) // 32 MiB: a streamed store
 	return []*Kernel{
 		matmulKernel(64, 96, 40),
+		convLikeKernel(128, 4, 32, 8),
 		dotKernel(48, 40, 64),
 		{AST: store(Float32, shape.FromInts(1), sum([]int{0}, load(1, Float32, big))), Bufs: []BufSpec{{Float32, 1}, {Float32, 1 << 16}}},
 		{AST: store(Float32, shape.FromInts(64, 1), sum([]int{1}, load(1, Float32, shape.FromInts(64, 4000)))), Bufs: []BufSpec{{Float32, 64}, {Float32, 64 * 4000}}},
 		{AST: store(Float32, shape.FromInts(64, 1), sum([]int{1}, load(1, Float32, shape.FromInts(64, 4)))), Bufs: []BufSpec{{Float32, 64}, {Float32, 256}}},
 		{AST: store(Float32, sq, load(1, Float32, tr)), Bufs: []BufSpec{{Float32, 64 * 48}, {Float32, 64 * 48}}},
 		{AST: store(Float32, sq, alu(OpExp2, Float32, alu(OpMul, Float32, load(1, Float32, sq), c))), Bufs: []BufSpec{{Float32, 64 * 48}, {Float32, 64 * 48}}},
+		{AST: store(Float32, huge, alu(OpNeg, Float32, load(1, Float32, huge))), Bufs: []BufSpec{{Float32, 1 << 23}, {Float32, 1 << 23}}},
 	}
+}
+
+// convLikeKernel returns a convolution's shape of matmul: out[b, y, o] =
+// sum over c of x[b, y, c] * w[c, o], with x laid out (y, b, c) as a tiled
+// convolution's input is, so that b and y do not merge.
+func convLikeKernel(batch, pos, cout, cin int) *Kernel {
+	x := must(must(must(shape.FromInts(pos, batch, cin).Permute([]int{1, 0, 2})).ReshapeInts([]int{batch, pos, 1, cin})).ExpandInts([]int{batch, pos, cout, cin}))
+	w := must(must(must(shape.FromInts(cin, cout).Permute([]int{1, 0})).ReshapeInts([]int{1, 1, cout, cin})).ExpandInts([]int{batch, pos, cout, cin}))
+	return &Kernel{AST: store(Float32, shape.FromInts(batch, pos, cout, 1), sum([]int{3}, alu(OpMul, Float32, load(1, Float32, x), load(2, Float32, w)))),
+		Bufs: []BufSpec{{Float32, batch * pos * cout}, {Float32, batch * pos * cin}, {Float32, cin * cout}}}
 }
 
 var smallTarget = Target{Lanes: 4, Rows: 2, Cols: 8, Dot: 2, Tile: 4, Block: 16}
@@ -48,7 +61,7 @@ func TestReplay(t *testing.T) {
 			}
 		}
 	}
-	for op := OptInner; op <= OptExp2; op++ {
+	for op := OptInner; op <= OptStream; op++ {
 		if !seen[op] {
 			t.Errorf("no kernel got %s", op)
 		}
@@ -58,7 +71,7 @@ func TestReplay(t *testing.T) {
 // TestSkip turns each kind of optimization off in turn: the kind must be
 // gone from the Opts and from the nest.
 func TestSkip(t *testing.T) {
-	for op := OptInner; op <= OptExp2; op++ {
+	for op := OptInner; op <= OptStream; op++ {
 		for _, k := range optKernels() {
 			p := lower(t, k, Options{Target: &smallTarget, Skip: []OptOp{op}})
 			if p.Opts.Has(op) {
@@ -85,5 +98,19 @@ func TestOptsListed(t *testing.T) {
 	}
 	if _, err := Lower(matmulKernel(64, 96, 40), Options{Replay: Opts{{OptInner, 2, 8}}}); err == nil {
 		t.Errorf("replaying INNER along the reduce axis: want an error")
+	}
+}
+
+// TestStreamOpt checks that RenderC streams a large output's store when
+// the Program records STREAM, and only then.
+func TestStreamOpt(t *testing.T) {
+	k := optKernels()[len(optKernels())-1]
+	p := lower(t, k, Options{})
+	if !p.Opts.Has(OptStream) || !strings.Contains(RenderC(p), "tiny_stream(") {
+		t.Errorf("want a streamed store, opts %s", p.Opts)
+	}
+	q := lower(t, k, Options{Skip: []OptOp{OptStream}})
+	if strings.Contains(RenderC(q), "tiny_stream(") {
+		t.Errorf("Skip STREAM: the store is still streamed")
 	}
 }

@@ -15,7 +15,7 @@ import (
 // so the renderer only adds what is particular to C:
 //
 //   - streaming stores: a large contiguous float32 output is written around
-//     the caches (render_c_loops.go);
+//     the caches (render_c_loops.go), when the Program's Opts say STREAM;
 //   - sin: a loop whose SIN arguments all fit the fast reduction runs the
 //     vectorizable sin; when one does not, the loop runs again with the
 //     exact one (only loops that may run twice: stores not read back, no
@@ -107,9 +107,9 @@ func cConst(v float64, d DType) string {
 		}
 		return "0"
 	case d == Float16 || d == Float32 || d == Float64:
-		suffix, bits := "f", 32
+		suffix := "f"
 		if d == Float64 {
-			suffix, bits = "", 64
+			suffix = ""
 		}
 		switch {
 		case math.IsNaN(v):
@@ -119,14 +119,7 @@ func cConst(v float64, d DType) string {
 		case math.IsInf(v, -1):
 			return "(-__builtin_inf" + suffix + "())"
 		}
-		s := strconv.FormatFloat(v, 'g', -1, bits)
-		if !strings.ContainsAny(s, ".e") {
-			s += ".0"
-		}
-		if v < 0 {
-			return "(" + s + suffix + ")"
-		}
-		return s + suffix
+		return floatLit(v, d)
 	}
 	if d.IsUnsigned() {
 		u := wrapUnsigned(v, d)
@@ -171,23 +164,11 @@ func cIdent(s string) string {
 
 // cRenderer holds the analysis of one program while it is rendered.
 type cRenderer struct {
-	p         *Program
-	u         []UOp
-	name      string
-	scope     []int        // the RANGE each uop is inside, -1 at the top level
-	end       map[int]int  // RANGE -> its ENDRANGE
-	innermost map[int]bool // RANGEs with no loop inside
-	global    int          // the global RANGE, -1 if none
-	split     bool         // workers fold the global loop into partial accumulators
-	stored    map[int]bool // buffers some STORE writes
-	loaded    map[int]bool // buffers some LOAD reads
-	vars      []string
-	varIdx    map[string]int
+	cListing
+	split     bool        // workers fold the global loop into partial accumulators
 	partOff   map[int]int // top-level DEFINE_ACC -> byte offset in the partials (SplitReduce)
 	partBytes int
 	used      map[string]bool // helper functions the source needs
-	b         strings.Builder
-	depth     int
 	// While one copy of a loop body is emitted:
 	tmp  int      // the STORE writing to the streaming block instead, -1 if none
 	sin  string   // "fast": SIN uses the fast path and sets big; "" the exact one
@@ -197,43 +178,11 @@ type cRenderer struct {
 }
 
 func newCRenderer(p *Program) *cRenderer {
-	r := &cRenderer{p: p, u: p.UOps, name: cIdent(p.Name), global: -1, tmp: -1, end: map[int]int{}, innermost: map[int]bool{},
-		stored: map[int]bool{}, loaded: map[int]bool{}, varIdx: map[string]int{}, partOff: map[int]int{}, used: map[string]bool{}}
-	r.scope = make([]int, len(r.u))
-	stack := []int{-1}
+	r := &cRenderer{cListing: newCListing(p, cConst), tmp: -1, partOff: map[int]int{}, used: map[string]bool{}}
 	for i, u := range r.u {
-		r.scope[i] = stack[len(stack)-1]
-		switch u.Op {
-		case OpRange:
-			if len(stack) == 1 && r.global < 0 {
-				r.global = i
-			}
-			r.innermost[i] = true
-			if top := stack[len(stack)-1]; top >= 0 {
-				r.innermost[top] = false
-			}
-			stack = append(stack, i)
-		case OpEnd:
-			r.end[u.Src[0]] = i
-			stack = stack[:len(stack)-1]
-		case OpStore, OpLoad:
-			if g := r.u[u.Src[0]]; g.Op == OpDefineGlobal {
-				if u.Op == OpStore {
-					r.stored[g.Buf] = true
-				} else {
-					r.loaded[g.Buf] = true
-				}
-			}
-		case OpDefineVar:
-			if _, ok := r.varIdx[u.Name]; !ok {
-				r.varIdx[u.Name] = len(r.vars)
-				r.vars = append(r.vars, u.Name)
-			}
-		case OpDefineAcc:
-			if len(stack) == 1 {
-				r.partOff[i] = r.partBytes
-				r.partBytes += (max(u.Size, 1)*8 + 63) &^ 63
-			}
+		if u.Op == OpDefineAcc && r.scope[i] < 0 {
+			r.partOff[i] = r.partBytes
+			r.partBytes += (max(u.Size, 1)*8 + 63) &^ 63
 		}
 	}
 	// NOTE: a reduce loop can be the global loop without SplitReduce (Lower
@@ -245,30 +194,6 @@ func newCRenderer(p *Program) *cRenderer {
 	r.vec = r.planVec()
 	r.pack = r.planPack()
 	return r
-}
-
-func (r *cRenderer) line(format string, args ...any) {
-	r.b.WriteString(strings.Repeat("  ", r.depth))
-	fmt.Fprintf(&r.b, format, args...)
-	r.b.WriteByte('\n')
-}
-
-// ref returns the C expression naming the value of uop i.
-func (r *cRenderer) ref(i int) string {
-	u := r.u[i]
-	switch u.Op {
-	case OpConst:
-		return cConst(u.Val, u.DType)
-	case OpDefineGlobal:
-		return fmt.Sprintf("data%d", u.Buf)
-	case OpDefineVar:
-		return fmt.Sprintf("var%d", r.varIdx[u.Name])
-	case OpRange:
-		return u.Name
-	case OpDefineAcc:
-		return fmt.Sprintf("acc%d", i)
-	}
-	return fmt.Sprintf("v%d", i)
 }
 
 // params returns the kernel's buffer and variable parameters.
@@ -525,13 +450,7 @@ func (r *cRenderer) uop(i int) {
 		for k, s := range u.Src {
 			src[k] = r.ref(s)
 		}
-		var from DType
-		if len(u.Src) > 0 {
-			from = r.u[u.Src[len(u.Src)-1]].DType
-			if u.Op.IsBinary() {
-				from = r.u[u.Src[0]].DType
-			}
-		}
+		from := operandType(r.u, u)
 		if u.Op == OpExp2 {
 			src = exp2Args(u, src)
 		}
@@ -589,26 +508,11 @@ func (r *cRenderer) alu(op Op, d, from DType, s []string) string {
 			OpCmpEq: "==", OpAnd: "&", OpOr: "|", OpXor: "^"}[op]
 		return "(" + s[0] + sym + s[1] + ")"
 	case OpIDiv, OpMod:
-		sym := map[Op]string{OpIDiv: "/", OpMod: "%"}[op]
-		if d == Index && isPositiveConst(s[1]) {
-			return "(" + s[0] + sym + s[1] + ")"
-		}
+		// NOTE: x / -1 overflows for the most negative x in C; it wraps in Go.
 		t := cValueType(d)
-		if d.IsUnsigned() {
-			// No -1 to guard (and uint32's max would compare equal to it).
-			return fmt.Sprintf("(%s == 0 ? (%s)0 : (%s)(%s %s %s))", s[1], t, t, s[0], sym, s[1])
-		}
-		if op == OpIDiv {
-			// NOTE: x / -1 overflows for the most negative x in C; it wraps in Go.
-			return fmt.Sprintf("(%s == 0 ? (%s)0 : %s == -1 ? (%s)(0 - (uint64_t)%s) : (%s)(%s / %s))", s[1], t, s[1], t, s[0], t, s[0], s[1])
-		}
-		return fmt.Sprintf("(%s == 0 || %s == -1 ? (%s)0 : (%s)(%s %% %s))", s[1], s[1], t, t, s[0], s[1])
+		return divModExpr(op, d, t, fmt.Sprintf("(%s)(0 - (uint64_t)%s)", t, s[0]), s)
 	case OpMax:
-		if isFloat {
-			// Go's max: NaN if either operand is NaN.
-			return fmt.Sprintf("((%s > %s || %s != %s) ? %s : %s)", s[0], s[1], s[0], s[0], s[0], s[1])
-		}
-		return fmt.Sprintf("(%s > %s ? %s : %s)", s[0], s[1], s[0], s[1])
+		return maxExpr(isFloat, s)
 	case OpWhere:
 		return "(" + s[0] + " ? " + s[1] + " : " + s[2] + ")"
 	case OpMulAcc:
@@ -616,12 +520,6 @@ func (r *cRenderer) alu(op Op, d, from DType, s []string) string {
 		return "((" + s[0] + "*" + s[1] + ")+" + s[2] + ")"
 	}
 	panic(fmt.Sprintf("internal error: render_c: unsupported op %s", op))
-}
-
-func isPositiveConst(s string) bool {
-	s = strings.TrimSuffix(s, "LL")
-	v, err := strconv.ParseInt(s, 10, 64)
-	return err == nil && v > 0
 }
 
 // cast renders a conversion with the CPU device's semantics: floats go to

@@ -1,5 +1,7 @@
 package codegen
 
+import "slices"
+
 // This file holds the store form RenderC picks from the uops: streaming
 // stores for large outputs.
 
@@ -7,30 +9,56 @@ package codegen
 // store around the caches (the next kernel would not find it there anyway).
 const CStreamBytes = 32 << 20
 
-// streamLoop emits innermost loop i; when it is the global loop storing one
-// large float32 output contiguously, it computes blocks of 1024 into a
-// buffer on the stack and writes each with non-temporal stores, which skip
-// reading the output's cache lines before writing them.
-func (r *cRenderer) streamLoop(i int, lo, hi string) {
+// streamStore returns the STORE of p that streaming stores can write, or
+// -1: the one store of the global loop, innermost and not a split reduce,
+// of a float32 output of at least CStreamBytes, contiguous in the loop
+// variable, ungated, to a buffer the program never loads, with no
+// accumulator folded in the loop. Lower records it as OptStream.
+func streamStore(p *Program) int {
+	us := p.UOps
+	global := slices.IndexFunc(us, func(u UOp) bool { return u.Op == OpRange })
+	if global < 0 || p.SplitReduce || int64(p.Global)*4 < CStreamBytes {
+		return -1
+	}
 	store := -1
-	for j := i + 1; j < r.end[i]; j++ {
-		if u := r.u[j]; u.Op == OpStore || u.Op == OpAccum {
-			if store >= 0 || u.Op == OpAccum {
-				store = -2
-			} else {
-				store = j
+	for j := global + 1; us[j].Op != OpEnd || us[j].Src[0] != global; j++ {
+		switch u := us[j]; u.Op {
+		case OpRange, OpAccum:
+			return -1
+		case OpStore:
+			g := us[u.Src[0]]
+			if store >= 0 || g.Op != OpDefineGlobal || g.DType != Float32 || len(u.Src) > 3 || u.Src[1] != global {
+				return -1
 			}
+			store = j
 		}
 	}
-	if i != r.global || r.split || store < 0 || int64(r.p.Global)*4 < CStreamBytes || !r.rerunnable(i) {
+	if store < 0 {
+		return -1
+	}
+	buf := us[us[store].Src[0]].Buf
+	for _, u := range us {
+		if u.Op == OpLoad && us[u.Src[0]].Op == OpDefineGlobal && us[u.Src[0]].Buf == buf {
+			return -1
+		}
+	}
+	return store
+}
+
+// streamLoop emits innermost loop i; when it is the global loop and the
+// Program's Opts say to stream its store (OptStream), it computes blocks of
+// 1024 into a buffer on the stack and writes each with non-temporal
+// stores, which skip reading the output's cache lines before writing them.
+func (r *cRenderer) streamLoop(i int, lo, hi string) {
+	store := -1
+	if r.p.Opts.Has(OptStream) && i == r.global && !r.split && r.rerunnable(i) {
+		store = streamStore(r.p)
+	}
+	if store < 0 {
 		r.plainLoop(i, lo, hi)
 		return
 	}
 	su := r.u[store]
-	if g := r.u[su.Src[0]]; len(su.Src) > 3 || su.Src[1] != i || g.DType != Float32 {
-		r.plainLoop(i, lo, hi)
-		return
-	}
 	r.used["stream"] = true
 	n := r.u[i].Name
 	r.line("for (long %s_s = %s; %s_s < %s; %s_s += 1024) {", n, lo, n, hi, n)

@@ -86,16 +86,36 @@ func (r *cRenderer) packFor(l, j int) *pack {
 	}
 	idx := r.u[j].Src[1]
 	deps := r.loopDeps(idx, map[int]map[int]bool{})
-	f := -1
-	for k := nest - 1; k >= 0; k-- {
-		if !deps[chain[k]] {
-			f = k
-			break
+	// The panel is packed before the outermost loop around the nest it does
+	// not depend on (a convolution's weight, before the loops over batch
+	// blocks and positions), or, when the panel would grow too large, the
+	// next one in.
+	var pk *pack
+	for f := 0; f < nest && pk == nil; f++ {
+		if !deps[chain[f]] {
+			pk = r.panel(chain, f, deps, idx, j)
 		}
 	}
-	if f < 0 {
+	if pk == nil {
 		return nil
 	}
+	// Only a panel whose reduce steps jump is worth copying: when the
+	// innermost reduce loop's next step reads the next vectors in memory
+	// (a convolution's weight, or its input windows, with channels
+	// innermost) the prefetchers already stream it, and the copy would
+	// only add traffic.
+	if len(pk.dims) < 2 || pk.dims[len(pk.dims)-1] != l {
+		return nil
+	}
+	d := pk.dims[len(pk.dims)-2]
+	if r.u[d].Kind != RangeReduce || r.coef(idx, d, map[int]int64{d: 1}) == int64(pk.ext[len(pk.ext)-1]) {
+		return nil
+	}
+	return pk
+}
+
+// panel returns the pack of load j packed before loop chain[f], or nil.
+func (r *cRenderer) panel(chain []int, f int, deps map[int]bool, idx, j int) *pack {
 	before := chain[f]
 	if n, ok := r.constTrip(before); !ok || n < minPackReuse {
 		return nil
@@ -119,18 +139,6 @@ func (r *cRenderer) packFor(l, j int) *pack {
 	// Every value the index reads that does not vary with the panel's
 	// loops must be computed before the panel is packed.
 	if !r.packable(idx, deps, before, pk.dims) {
-		return nil
-	}
-	// Only a panel whose reduce steps jump is worth copying: when the
-	// innermost reduce loop's next step reads the next vectors in memory
-	// (a convolution's weight, or its input windows, with channels
-	// innermost) the prefetchers already stream it, and the copy would
-	// only add traffic.
-	if len(pk.dims) < 2 || pk.dims[len(pk.dims)-1] != l {
-		return nil
-	}
-	d := pk.dims[len(pk.dims)-2]
-	if r.u[d].Kind != RangeReduce || r.coef(idx, d, map[int]int64{d: 1}) == int64(pk.ext[len(pk.ext)-1]) {
 		return nil
 	}
 	return pk

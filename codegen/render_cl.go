@@ -204,18 +204,7 @@ func clConst(v float64, d DType) string {
 		case math.IsInf(v, -1):
 			return "(-" + cast + "INFINITY)"
 		}
-		bits, suffix := 32, "f"
-		if d == Float64 {
-			bits, suffix = 64, ""
-		}
-		s := strconv.FormatFloat(v, 'g', -1, bits)
-		if !strings.ContainsAny(s, ".e") {
-			s += ".0"
-		}
-		if v < 0 {
-			return "(" + s + suffix + ")"
-		}
-		return s + suffix
+		return floatLit(v, d)
 	}
 	if d.IsUnsigned() {
 		u := wrapUnsigned(v, d)
@@ -243,18 +232,8 @@ func clConst(v float64, d DType) string {
 
 // clRenderer holds the analysis of one program while it is rendered.
 type clRenderer struct {
-	p      *Program
-	t      CLTarget
-	u      []UOp
-	name   string
-	scope  []int       // the RANGE each uop is inside, -1 at the top level
-	end    map[int]int // RANGE -> its ENDRANGE
-	global int         // the first top-level RANGE, -1 if none
-	stored map[int]bool
-	vars   []string
-	varIdx map[string]int
-	b      strings.Builder
-	depth  int
+	cListing
+	t CLTarget
 
 	mapped   map[int]int  // mapped RANGE -> its NDRange dimension
 	split    map[int]bool // reduce RANGEs strided across the work-group
@@ -268,57 +247,8 @@ type clRenderer struct {
 }
 
 func newCLRenderer(p *Program, t CLTarget) *clRenderer {
-	r := &clRenderer{p: p, t: t, u: p.UOps, name: cIdent(p.Name), global: -1, end: map[int]int{}, stored: map[int]bool{},
-		varIdx: map[string]int{}, mapped: map[int]int{}, split: map[int]bool{}, accOff: map[int]int{}, partOff: map[int]int{}}
-	r.scope = make([]int, len(r.u))
-	stack := []int{-1}
-	for i, u := range r.u {
-		r.scope[i] = stack[len(stack)-1]
-		switch u.Op {
-		case OpRange:
-			if len(stack) == 1 && r.global < 0 {
-				r.global = i
-			}
-			stack = append(stack, i)
-		case OpEnd:
-			r.end[u.Src[0]] = i
-			stack = stack[:len(stack)-1]
-		case OpStore:
-			if g := r.u[u.Src[0]]; g.Op == OpDefineGlobal {
-				r.stored[g.Buf] = true
-			}
-		case OpDefineVar:
-			if _, ok := r.varIdx[u.Name]; !ok {
-				r.varIdx[u.Name] = len(r.vars)
-				r.vars = append(r.vars, u.Name)
-			}
-		}
-	}
-	return r
-}
-
-func (r *clRenderer) line(format string, args ...any) {
-	r.b.WriteString(strings.Repeat("  ", r.depth))
-	fmt.Fprintf(&r.b, format, args...)
-	r.b.WriteByte('\n')
-}
-
-// ref returns the expression naming the value of uop i.
-func (r *clRenderer) ref(i int) string {
-	u := r.u[i]
-	switch u.Op {
-	case OpConst:
-		return clConst(u.Val, u.DType)
-	case OpDefineGlobal:
-		return fmt.Sprintf("data%d", u.Buf)
-	case OpDefineVar:
-		return fmt.Sprintf("var%d", r.varIdx[u.Name])
-	case OpRange:
-		return u.Name
-	case OpDefineAcc:
-		return fmt.Sprintf("acc%d", i)
-	}
-	return fmt.Sprintf("v%d", i)
+	return &clRenderer{cListing: newCListing(p, clConst), t: t, mapped: map[int]int{}, split: map[int]bool{},
+		accOff: map[int]int{}, partOff: map[int]int{}}
 }
 
 // isStatic reports whether uop i is a constant, and its value.
@@ -788,13 +718,7 @@ func (r *clRenderer) uop(i int) {
 		for k, s := range u.Src {
 			src[k] = r.ref(s)
 		}
-		var from DType
-		if len(u.Src) > 0 {
-			from = r.u[u.Src[len(u.Src)-1]].DType
-			if u.Op.IsBinary() {
-				from = r.u[u.Src[0]].DType
-			}
-		}
+		from := operandType(r.u, u)
 		if u.Op == OpExp2 {
 			src = exp2Args(u, src)
 		}
@@ -856,24 +780,9 @@ func (r *clRenderer) alu(op Op, d, from DType, s []string) string {
 		sym := map[Op]string{OpCmpLt: "<", OpCmpNe: "!=", OpCmpEq: "=="}[op]
 		return "(uchar)(" + s[0] + sym + s[1] + ")"
 	case OpIDiv, OpMod:
-		sym := map[Op]string{OpIDiv: "/", OpMod: "%"}[op]
-		if d == Index && isPositiveConst(strings.TrimSuffix(s[1], "L")) {
-			return "(" + s[0] + sym + s[1] + ")"
-		}
-		if d.IsUnsigned() {
-			// No -1 to guard (and uint's max would compare equal to it).
-			return fmt.Sprintf("(%s == 0 ? (%s)0 : (%s)(%s %s %s))", s[1], t, t, s[0], sym, s[1])
-		}
-		if op == OpIDiv {
-			neg := fmt.Sprintf("(%s)(0 - (ulong)%s)", t, s[0])
-			return fmt.Sprintf("(%s == 0 ? (%s)0 : %s == -1 ? %s : (%s)(%s / %s))", s[1], t, s[1], neg, t, s[0], s[1])
-		}
-		return fmt.Sprintf("(%s == 0 || %s == -1 ? (%s)0 : (%s)(%s %% %s))", s[1], s[1], t, t, s[0], s[1])
+		return divModExpr(op, d, t, fmt.Sprintf("(%s)(0 - (ulong)%s)", t, s[0]), s)
 	case OpMax:
-		if d.IsFloat() {
-			return fmt.Sprintf("((%s > %s || %s != %s) ? %s : %s)", s[0], s[1], s[0], s[0], s[0], s[1])
-		}
-		return fmt.Sprintf("(%s > %s ? %s : %s)", s[0], s[1], s[0], s[1])
+		return maxExpr(d.IsFloat(), s)
 	case OpWhere:
 		return "(" + s[0] + " ? " + s[1] + " : " + s[2] + ")"
 	case OpMulAcc:

@@ -232,3 +232,18 @@ func Default(opts Options) (dev Device, reason string, err error) {
 	}
 	return nil, "", fmt.Errorf("no device can run here (registered: %v; %s)", Names(), strings.Join(skipped, "; "))
 }
+
+// CheckBuffers returns an error naming the device and the program unless
+// bufs are the buffers p runs over: one per p.Bufs, each of its dtype and
+// at least its size.
+func CheckBuffers(device string, p *codegen.Program, bufs []*Buffer) error {
+	if len(bufs) != len(p.Bufs) {
+		return fmt.Errorf("%s: %s: got %d buffers, want %d", device, p.Name, len(bufs), len(p.Bufs))
+	}
+	for i, b := range bufs {
+		if want := p.Bufs[i]; b.DType != want.DType || b.Len < want.Size {
+			return fmt.Errorf("%s: %s: buffer %d is %s[%d], want %s[%d]", device, p.Name, i, b.DType, b.Len, want.DType, want.Size)
+		}
+	}
+	return nil
+}

@@ -128,3 +128,23 @@ type fakeMirror struct {
 
 func (f *fakeMirror) Read(dst []byte) error { f.reads++; copy(dst, f.data); return nil }
 func (f *fakeMirror) Release()              { f.released = true }
+
+func TestCheckBuffers(t *testing.T) {
+	p := &codegen.Program{Name: "E_4", Bufs: []codegen.BufSpec{{DType: codegen.Float32, Size: 4}, {DType: codegen.Int32, Size: 4}}}
+	out, in, short, wrong := Alloc(codegen.Float32, 4), Alloc(codegen.Int32, 8), Alloc(codegen.Int32, 3), Alloc(codegen.Float32, 4)
+	if err := CheckBuffers("cpu", p, []*Buffer{out, in}); err != nil {
+		t.Errorf("fitting buffers: %v", err)
+	}
+	for _, c := range []struct {
+		bufs []*Buffer
+		want string
+	}{
+		{[]*Buffer{out}, "cpu: E_4: got 1 buffers, want 2"},
+		{[]*Buffer{out, short}, "cpu: E_4: buffer 1 is int32[3], want int32[4]"},
+		{[]*Buffer{out, wrong}, "cpu: E_4: buffer 1 is float32[4], want int32[4]"},
+	} {
+		if err := CheckBuffers("cpu", p, c.bufs); err == nil || err.Error() != c.want {
+			t.Errorf("CheckBuffers = %v, want %q", err, c.want)
+		}
+	}
+}

@@ -4,11 +4,9 @@ import (
 	"context"
 	"sort"
 	"strings"
-)
 
-// keywords are the language's reserved words, for completion.
-var keywords = []string{"fn", "return", "if", "else", "for", "in", "while", "break",
-	"continue", "true", "false", "none", "and", "or", "not", "import", "as"}
+	"tiny/lang"
+)
 
 // Completions returns the candidates for tab completion at the end of
 // line: after "x." the attributes and methods of x's value (when x is a
@@ -37,7 +35,7 @@ func (it *Interp) Completions(line string) []string {
 		}
 		names = attrNames(v)
 	} else {
-		names = append(names, keywords...)
+		names = append(names, lang.Keywords()...)
 		names = append(names, it.globals.names()...)
 		names = append(names, sortedKeys(it.builtins)...)
 	}

@@ -149,6 +149,9 @@ func (it *Interp) eval(x lang.Expr, env *scope) Value {
 		if x.IsFloat {
 			return Float(x.Float)
 		}
+		if x.IsUint {
+			return Uint(uint64(x.Int))
+		}
 		return Int(x.Int)
 	case *lang.String:
 		return String(x.Value)

@@ -64,7 +64,7 @@ func (it *Interp) bracketData(x *lang.ListLit, env *scope) (*tdata, []Value) {
 		}
 		vals[i] = it.eval(e, env)
 		switch v := vals[i].(type) {
-		case Int, Float, Bool:
+		case Int, Uint, Float, Bool:
 			scalars++
 			_, isF := v.(Float)
 			_, isB := v.(Bool)
@@ -112,6 +112,13 @@ func (it *Interp) tensorFromData(pos lang.Pos, d *tdata) *TensorValue {
 				fs[i], _ = toFloat(v)
 			}
 			t = e.FromFloats(fs, d.shape, tensor.Float32)
+		case slices.ContainsFunc(d.leaves, isUint):
+			// an int past int64: uint64 (FromData refuses a negative one)
+			gs := make([]any, len(d.leaves))
+			for i, v := range d.leaves {
+				gs[i] = toGo(v)
+			}
+			t = e.FromData(gs).Reshape(d.shape...)
 		default:
 			// ints give int32, or int64 when one does not fit: never a wrap.
 			is := make([]int64, len(d.leaves))

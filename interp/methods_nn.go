@@ -3,7 +3,7 @@ package interp
 import "tiny/tensor"
 
 // This file registers tinygrad's neural-network helpers and dtype queries
-// on tensors: layernorm, batchnorm, linear, dropout, half,
+// on tensors: layernorm, batchnorm, linear, dropout, multinomial, half,
 // is_floating_point, element_size, nbytes, and the rand_like builtin.
 
 func init() {
@@ -39,6 +39,20 @@ func init() {
 				keep = it.engine().Rand(t.Shape())
 			}
 			return tv(t.Dropout(p, keep))
+		},
+		"multinomial": func(it *Interp, r Value, c *call) Value {
+			n, replacement := 1, false
+			it.unpack(c, "num_samples?", &n, "replacement?", &replacement)
+			t := recvT(r)
+			rows := 1
+			if t.Ndim() == 2 {
+				rows = t.Shape()[0]
+			}
+			var u *tensor.Tensor
+			if n >= 1 && t.Ndim() >= 1 && t.Ndim() <= 2 && (replacement || n == 1) {
+				u = it.engine().Rand([]int{n, rows})
+			}
+			return tv(t.Multinomial(n, replacement, u))
 		},
 		"half": unaryMethod(func(t *tensor.Tensor) *tensor.Tensor { return t.Cast(tensor.Float16) }),
 		"is_floating_point": func(it *Interp, r Value, c *call) Value {

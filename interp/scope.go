@@ -44,19 +44,3 @@ func (s *scope) names() []string {
 	sort.Strings(out)
 	return out
 }
-
-// allNames returns the names visible from s, sorted and unique.
-func (s *scope) allNames() []string {
-	seen := map[string]bool{}
-	var out []string
-	for ; s != nil; s = s.parent {
-		for k := range s.vars {
-			if !seen[k] {
-				seen[k] = true
-				out = append(out, k)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
-}

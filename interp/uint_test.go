@@ -25,8 +25,13 @@ func TestUint64PastInt64(t *testing.T) {
 		"tensor(u.tolist()).dtype":                                     "uint64",
 		"tensor([v, 1], dtype=uint64).tolist()":                        "[13835058055282163712, 1]",
 		"\"%d\" % v":                                                   "\"13835058055282163712\"",
-		"[v, 0] == [v, 0]":                                             "true",
-		"sorted([v, 2**62, 3])":                                        "[3, 4611686018427387904, 13835058055282163712]",
+		"(v, 0) == (v, 0)":                                             "true",
+		"sorted((v, 2**62, 3))":                                        "[3, 4611686018427387904, 13835058055282163712]",
+		"(18446744073709551615, 0xffffffffffffffff - 1, type(9223372036854775808))": "(18446744073709551615, 18446744073709551614, \"int\")",
+		"[18446744073709551615, 1].tolist()":                                        "[18446744073709551615, 1]",
+		"[18446744073709551615].dtype":                                              "uint64",
+		"(tensor([18446744073709551615, 3], dtype=uint64) // 3).tolist()":           "[6148914691236517205, 1]",
+		"[v, 0].tolist()": "[13835058055282163712, 0]",
 	} {
 		got, err := it.Eval(ctx, src)
 		if err != nil {
@@ -43,6 +48,8 @@ func TestUint64PastInt64(t *testing.T) {
 		"v * 2":                         "integer overflow",
 		"tensor([v, -1], dtype=uint64)": "does not fit uint64",
 		"tensor([v], dtype=int64)":      "13835058055282163712 does not fit int64",
+		"[18446744073709551615, -1]":    "18446744073709551615 does not fit int64",
+		"-18446744073709551615":         "integer overflow in 0 - 18446744073709551615",
 	} {
 		_, err := it.Eval(ctx, src)
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -62,6 +62,7 @@ type Number struct {
 	Start   Pos
 	Lit     string // the literal as written, e.g. "1_000" or "0x1f"
 	IsFloat bool
+	IsUint  bool    // an int past int64 (up to 2**64-1): Int holds its uint64 bits
 	Int     int64   // the value when !IsFloat
 	Float   float64 // the value when IsFloat
 }

@@ -126,7 +126,14 @@ func parseNumber(lit string, base int, isFloat bool) (Number, string) {
 	}
 	v, err := strconv.ParseInt(digits, base, 64)
 	if errors.Is(err, strconv.ErrRange) {
-		return Number{}, "integer " + lit + " is too large for int64"
+		// Past int64, an int literal up to 2**64-1 is still exact (the
+		// values of uint64 tensors).
+		u, uerr := strconv.ParseUint(digits, base, 64)
+		if uerr != nil {
+			return Number{}, "integer " + lit + " is too large for int64 and uint64"
+		}
+		n.Int, n.IsUint = int64(u), true
+		return n, ""
 	} else if err != nil {
 		return Number{}, bad + lit
 	}

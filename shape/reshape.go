@@ -71,7 +71,8 @@ func known(b node, want bool) bool {
 
 // reshapeMasked reshapes a view with constant dims, strides and mask: the
 // strides come from merging and splitting, the mask from reshapeMask, and
-// the offset moves by what the mask's new origin no longer skips.
+// the offset takes up the difference between where the old mask's first
+// element and the new one's lie in memory.
 func (v View) reshapeMasked(shape []node) (View, bool) {
 	nstrides, ok := splitBlocks(mergeDims(v.Shape, v.Strides, v.Mask), shape)
 	if !ok {

@@ -14,16 +14,12 @@ package stdlib
 
 import (
 	"embed"
-	"io/fs"
 	"sort"
 	"strings"
 )
 
 //go:embed *.tiny
 var files embed.FS
-
-// FS returns the library's files, one NAME.tiny per module.
-func FS() fs.FS { return files }
 
 // Lookup returns the source of the module named name ("nn" or "nn.tiny")
 // and whether it exists.

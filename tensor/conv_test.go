@@ -42,10 +42,17 @@ func TestConvKernelCounts(t *testing.T) {
 // gradient summed over chunks of the batch) gives the results of the
 // single-kernel path, forward and backward, on every option.
 func TestConvTiledMatchesViews(t *testing.T) {
-	e, err := NewEngine(Options{Device: "CPU"})
-	if err != nil {
-		t.Skip(err)
+	for _, dev := range []string{"CPU", "CLANG"} {
+		e, err := NewEngine(Options{Device: dev})
+		if err != nil {
+			t.Logf("%s: %v", dev, err)
+			continue
+		}
+		t.Run(dev, func(t *testing.T) { convTiledMatchesViews(t, e) })
 	}
+}
+
+func convTiledMatchesViews(t *testing.T, e *Engine) {
 	cases := []struct {
 		name             string
 		x, w             []int
@@ -57,6 +64,9 @@ func TestConvTiledMatchesViews(t *testing.T) {
 		{"negative padding", []int{16, 2, 7, 7}, []int{3, 2, 3, 3}, 1, []int{1}, []int{1}, []int{-1, 1, 1, 0}},
 		{"conv1d stride", []int{8, 3, 20}, []int{5, 3, 4}, 1, []int{3}, []int{1}, []int{2}},
 		{"conv3d", []int{4, 2, 5, 4, 6}, []int{3, 2, 2, 3, 2}, 1, []int{1}, []int{1}, []int{1}},
+		// A batch of 160: the register tile's batch rows are cut into
+		// blocks of 32 (codegen's rowBlock), each ending in a shifted tile.
+		{"batch blocks", []int{160, 3, 6, 5}, []int{32, 3, 3, 3}, 1, []int{1}, []int{1}, []int{0}},
 	}
 	defer func(old int) { convTiledMACs = old }(convTiledMACs)
 	for _, c := range cases {

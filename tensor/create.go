@@ -121,6 +121,8 @@ func (e *Engine) FromData(data any, dtype ...DType) *Tensor {
 		d = Bool
 	case !isFloat && big != 0 && neg == 0:
 		d = Uint64 // a value past int64 and none below 0
+	case !isFloat && big != 0:
+		d = Int64 // and the value past it is an error below
 	case !isFloat && len(vals) > 0:
 		d = Int32
 		if _, ok := fitsInt(ints, Int32); !ok {

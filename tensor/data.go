@@ -85,8 +85,8 @@ func putWrapped[T narrowInt](s []T, vals []float64) {
 	}
 }
 
-// getAll returns s as float64s.
-func getAll[T narrowInt](out []float64, s []T) {
+// getAll writes s into out as float64s.
+func getAll[T narrowInt | ~uint8 | ~int32 | ~int64 | ~float32](out []float64, s []T) {
 	for i, v := range s {
 		out[i] = float64(v)
 	}
@@ -143,25 +143,17 @@ func readFloats(b *devices.Buffer) []float64 {
 	out := make([]float64, b.Len)
 	switch b.DType {
 	case Bool, Uint8:
-		for i, v := range b.Bytes() {
-			out[i] = float64(v)
-		}
+		getAll(out, b.Bytes())
 	case Int32:
-		for i, v := range b.Int32s() {
-			out[i] = float64(v)
-		}
+		getAll(out, b.Int32s())
 	case Int64:
-		for i, v := range b.Int64s() {
-			out[i] = float64(v)
-		}
+		getAll(out, b.Int64s())
 	case Float16:
 		for i, v := range b.Uint16s() {
 			out[i] = float64(codegen.HalfToFloat(v))
 		}
 	case Float32:
-		for i, v := range b.Float32s() {
-			out[i] = float64(v)
-		}
+		getAll(out, b.Float32s())
 	case Float64:
 		copy(out, b.Float64s())
 	case Int8:

@@ -72,3 +72,34 @@ func (t *Tensor) Dropout(p float64, keep *Tensor) *Tensor {
 	}
 	return keep.Ge(p).Where(t, 0.0).Div(1 - p)
 }
+
+// Multinomial draws n indices per row of the weights t (1-d, or 2-d: one
+// row per distribution) with probability proportional to the weights, as
+// tinygrad's multinomial: each uniform draw u (from unif, of shape (n,
+// rows)) picks the number of cumulative-weight fractions at or below u.
+// Without replacement only one sample is allowed. The result is int32,
+// (n,) for 1-d weights and (rows, n) for 2-d.
+func (t *Tensor) Multinomial(n int, replacement bool, unif *Tensor) *Tensor {
+	if t.Ndim() < 1 || t.Ndim() > 2 {
+		fail("multinomial: weights of rank %d, want 1 or 2", t.Ndim())
+	}
+	if n < 1 {
+		fail("multinomial: num_samples must be positive, got %d", n)
+	}
+	if !replacement && n != 1 {
+		fail("multinomial: without replacement only num_samples=1 is supported")
+	}
+	w := t
+	if t.Ndim() == 1 {
+		w = t.Unsqueeze(0)
+	}
+	rows, k := w.n.shape[0], w.n.shape[1]
+	cw := w.Cumsum(1).floatOf()
+	cdf := cw.Div(cw.Shrink([][2]int{{0, rows}, {k - 1, k}}))
+	u := unif.Reshape(n, rows, 1).Expand(n, rows, k)
+	idx := u.Ge(cdf.Unsqueeze(0)).Sum([]int{2}, false).Permute(1, 0)
+	if t.Ndim() == 1 {
+		idx = idx.Reshape(n)
+	}
+	return idx.Cast(Int32)
+}

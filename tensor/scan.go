@@ -1,9 +1,8 @@
 package tensor
 
 // Running sums and maxima (Cumsum, Cummax) as a blocked scan. A short axis
-// is one reduce over a triangular mask (mask[j, i] = i <= j compares two
-// aranges: a few bools, never n*n), so each output folds
-// up to 2*scanBlock inputs. A longer axis is cut into blocks of scanBlock:
+// is one reduce over a triangular mask of bools (at most 2*scanBlock
+// squared, never n*n), so each output folds up to 2*scanBlock inputs. A longer axis is cut into blocks of scanBlock:
 // the fold of each block (a plain reduce), the exclusive running fold of
 // those totals (the same scan, one level down, on n/scanBlock elements),
 // and the in-block scan combined with the total before its block. The work
@@ -73,8 +72,18 @@ func (t *Tensor) scanLast(op scanOp) *Tensor {
 	}
 	keep[last] = [2]int{0, m}
 	before := op.fold(blocks).scanLast(op)
-	before = before.Pad(shift, op.identity(before.DType())).Shrink(keep)
-	out := op.combine(blocks.scanMask(op), before.Unsqueeze(-1))
+	before = before.Pad(shift).Shrink(keep).Unsqueeze(-1)
+	if id := op.identity(before.DType()); id != 0 {
+		// The first block has nothing before it. Padding with a value
+		// other than 0, or a where before the expand over the block,
+		// would be a kernel of its own; a where over the expanded view
+		// with a host mask of the first block fuses into the last one.
+		first := make([]bool, m)
+		first[0] = true
+		isFirst := t.n.eng.FromBools(first, []int{m, 1}, Bool)
+		before = isFirst.Where(t.n.eng.Scalar(id, before.DType()), before.Expand(blocks.Shape()...))
+	}
+	out := op.combine(blocks.scanMask(op), before)
 	out = out.Reshape(append(append([]int{}, shp[:last]...), m*scanBlock)...)
 	if m*scanBlock == n {
 		return out
@@ -87,8 +96,15 @@ func (t *Tensor) scanLast(op scanOp) *Tensor {
 // a triangular mask.
 func (t *Tensor) scanMask(op scanOp) *Tensor {
 	n := t.Shape()[t.Ndim()-1]
-	r := t.n.eng.Arange(0, float64(n), 1, Int32)
-	mask := r.Reshape(1, n).Le(r.Reshape(n, 1))             // mask[j, i] = i <= j
+	// mask[j, i] = i <= j, made on the host: as a computed arange
+	// comparison it would be a kernel of its own at every level.
+	tri := make([]bool, n*n)
+	for j := range n {
+		for i := range j + 1 {
+			tri[j*n+i] = true
+		}
+	}
+	mask := t.n.eng.FromBools(tri, []int{n, n}, Bool)
 	id := t.n.eng.Scalar(op.identity(t.DType()), t.DType()) // a scalar of t's dtype, not promoted
 	return op.fold(mask.Where(t.Unsqueeze(-2), id))
 }

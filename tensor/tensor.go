@@ -2,7 +2,6 @@ package tensor
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"tiny/codegen"
@@ -133,8 +132,6 @@ func normAxis(op string, axis, n int) int {
 	}
 	return a
 }
-
-var negInf = math.Inf(-1)
 
 // ParseDType returns the dtype with the given name ("float32", "int32", ...).
 func ParseDType(name string) (DType, bool) { return codegen.ParseDType(name) }

@@ -203,7 +203,7 @@ func buildBatch(ctx context.Context, tc *toolchain, paths, objs []string) (int, 
 		return 0, err
 	}
 	defer os.Remove(tmp)
-	if err := runCompilerCtx(ctx, tc, tmp, src.String()); err != nil {
+	if err := runCompiler(ctx, tc, tmp, src.String()); err != nil {
 		return 0, err
 	}
 	data, err := os.ReadFile(tmp)

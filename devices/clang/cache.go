@@ -228,7 +228,7 @@ func compile(ctx context.Context, tc *toolchain, path, src string) (lib, error) 
 		return lib{}, err
 	}
 	defer os.Remove(tmp)
-	if err := runCompilerCtx(ctx, tc, tmp, src); err != nil {
+	if err := runCompiler(ctx, tc, tmp, src); err != nil {
 		return lib{}, err
 	}
 	data, err := os.ReadFile(tmp)
@@ -252,14 +252,9 @@ func compile(ctx context.Context, tc *toolchain, path, src string) (lib, error) 
 	return lib{h}, nil
 }
 
-// runCompiler builds src into the shared object out.
-func runCompiler(tc *toolchain, out, src string) error {
-	return runCompilerCtx(context.Background(), tc, out, src)
-}
-
-// runCompilerCtx is runCompiler under ctx: a done context kills the
+// runCompiler builds src into the shared object out; a done ctx kills the
 // compiler and fails with its error.
-func runCompilerCtx(ctx context.Context, tc *toolchain, out, src string) error {
+func runCompiler(ctx context.Context, tc *toolchain, out, src string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("clang: compile: %w", err)
 	}

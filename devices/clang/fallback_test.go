@@ -92,7 +92,7 @@ func TestCompilerErrorMessage(t *testing.T) {
 		t.Skip(err)
 	}
 	out := filepath.Join(t.TempDir(), "bad.so")
-	err = runCompiler(tc, out, "int f(void) { return undeclared_thing; }\n")
+	err = runCompiler(context.Background(), tc, out, "int f(void) { return undeclared_thing; }\n")
 	if err == nil || !strings.Contains(err.Error(), "undeclared_thing") || strings.Count(err.Error(), "\n") > 0 {
 		t.Errorf("compiler error: %v", err)
 	}

@@ -47,15 +47,12 @@ func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) error {
 // its own partial accumulators; Finish combines them and runs the tail.
 func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars map[string]int64) error {
 	p := r.p
-	if len(bufs) != len(p.Bufs) {
-		return fmt.Errorf("clang: %s: got %d buffers, want %d", p.Name, len(bufs), len(p.Bufs))
+	if err := devices.CheckBuffers("clang", p, bufs); err != nil {
+		return err
 	}
 	// The pointer arrays live on the heap: C reads them during the calls.
 	ptrs := make([]uintptr, len(bufs)+1)
 	for i, b := range bufs {
-		if b.DType != p.Bufs[i].DType || b.Len < p.Bufs[i].Size {
-			return fmt.Errorf("clang: %s: buffer %d is %s[%d], want %s[%d]", p.Name, i, b.DType, b.Len, p.Bufs[i].DType, p.Bufs[i].Size)
-		}
 		ptrs[i] = uintptr(b.Ptr())
 	}
 	vals := make([]int64, len(r.abi.Vars)+1)

@@ -7,7 +7,8 @@ import (
 // This file holds the analysis that runs before any closure is built:
 // which loop each uop is in, which index values are affine in an innermost
 // loop variable, which ALU results are computed in place in the output,
-// and which MULs fuse into their consumer.
+// which MULACCs an ACCUM computes along with it, and which ACCUMs are the
+// rows of a register tile the Program records.
 
 // term is one scalar index value times a constant.
 type term struct{ slot, mul int }
@@ -219,11 +220,11 @@ func (c *compiler) fusions() {
 	}
 }
 
-// rowGroup is a set of add-ACCUMs of one innermost loop that each absorb a
-// MUL of a scalar from outside the loop by the same run x, into
-// accumulators walked contiguously: the register tile codegen emits for a
-// matmul (acc_r[j] += a_r * b[j] for each row r). The last member computes
-// them all in one pass over x; the others compute nothing.
+// rowGroup is the register tile of one innermost loop, as codegen records
+// it (INNER and UPCAST among the Program's Opts): one multiply-add ACCUM
+// per row, acc_r[j] += x[j]*s_r, sharing the run x (a row of B) and each
+// scaling it by a scalar from outside the loop (an element of A). The last
+// member computes them all in one pass over x; the others compute nothing.
 type rowGroup struct {
 	x      int   // the shared run
 	last   int   // the member that computes the group
@@ -237,44 +238,48 @@ type rowGroup struct {
 	apply func(fr *frame, n int)
 }
 
-// rowGroups finds the row groups of every innermost loop. A group keeps
-// only members with no uop between them that reads or writes one of their
-// accumulators (computing the members late must not change what anything
-// sees), and holds at least two.
+// rowGroups takes the register tiles from the Program: with INNER and
+// UPCAST applied, the multiply-add ACCUMs of an innermost inner loop are
+// the rows of a tile, one per upcast copy. A loop whose rows do not share
+// their run, or that reads or writes the accumulators otherwise, keeps
+// plain closures (computing the rows late must not change what anything
+// sees).
 func (c *compiler) rowGroups() {
 	c.group = map[int]*rowGroup{}
-	open := map[int]*rowGroup{} // by shared run
-	var groups []*rowGroup
-	accOf := map[int]bool{} // accumulators of open groups' members
-	flush := func() {
-		for _, g := range open {
-			groups = append(groups, g)
-		}
-		clear(open)
-		clear(accOf)
+	if !c.p.Opts.Has(codegen.OptInner) || !c.p.Opts.Has(codegen.OptUpcast) {
+		return
 	}
+	groups, bad := map[int]*rowGroup{}, map[int]bool{}
+	accs := map[int]bool{}
 	for i, u := range c.u {
 		h := c.scope[i]
-		if x, s, ok := c.rowMember(i); ok {
-			g := open[x]
-			if g == nil {
-				g = &rowGroup{x: x}
-				open[x] = g
-			}
-			g.accums, g.scal = append(g.accums, i), append(g.scal, s)
-			accOf[u.Src[0]] = true
+		if h < 0 || !c.inner[h] || c.u[h].Kind != codegen.RangeInner {
 			continue
 		}
 		switch {
-		case u.Op == codegen.OpEnd || u.Op == codegen.OpRange || h < 0 || !c.inner[h]:
-			flush()
-		case (u.Op == codegen.OpLoad || u.Op == codegen.OpStore || u.Op == codegen.OpAccum) && accOf[u.Src[0]]:
-			flush()
+		case u.Op == codegen.OpAccum && u.ReduceOp == codegen.OpMulAcc:
+			x, s := u.Src[2], u.Src[3]
+			if c.home(x) != h {
+				x, s = s, x
+			}
+			g := groups[h]
+			a, ok := c.aff[u.Src[1]]
+			if _, chained := c.chained[i]; chained || !ok || a.coef != 1 || c.home(x) != h || c.home(s) == h || accs[u.Src[0]] || g != nil && g.x != x {
+				bad[h] = true
+				continue
+			}
+			if g == nil {
+				g = &rowGroup{x: x}
+				groups[h] = g
+			}
+			g.accums, g.scal = append(g.accums, i), append(g.scal, s)
+			accs[u.Src[0]] = true
+		case u.Op == codegen.OpAccum || u.Op == codegen.OpStore || u.Op == codegen.OpLoad && c.u[u.Src[0]].Op == codegen.OpDefineAcc:
+			bad[h] = true
 		}
 	}
-	flush()
-	for _, g := range groups {
-		if len(g.accums) < 2 {
+	for h, g := range groups {
+		if bad[h] || len(g.accums) < 2 {
 			continue
 		}
 		g.last = g.accums[len(g.accums)-1]
@@ -282,28 +287,4 @@ func (c *compiler) rowGroups() {
 			c.group[a] = g
 		}
 	}
-}
-
-// rowMember reports whether uop i can join a row group, with the group's
-// shared run and its own scalar factor.
-func (c *compiler) rowMember(i int) (x, s int, ok bool) {
-	u := c.u[i]
-	h := c.scope[i]
-	if u.Op != codegen.OpAccum || h < 0 || !c.inner[h] {
-		return 0, 0, false
-	}
-	if _, chained := c.chained[i]; u.ReduceOp != codegen.OpMulAcc || chained {
-		return 0, 0, false
-	}
-	if a, ok := c.aff[u.Src[1]]; !ok || a.coef != 1 {
-		return 0, 0, false
-	}
-	x, s = u.Src[2], u.Src[3]
-	if c.home(x) != h {
-		x, s = s, x
-	}
-	if c.home(x) != h || c.home(s) == h {
-		return 0, 0, false
-	}
-	return x, s, true
 }

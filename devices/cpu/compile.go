@@ -92,12 +92,11 @@ func (c *compiler) vecMode() bool { return c.blk.inner }
 type program struct {
 	p       *codegen.Program
 	slots   []slotInit
-	prefix  []stmt  // top-level uops before the global loop
-	global  *block  // the global loop; nil when there is none
-	suffix  []stmt  // top-level uops after it
-	accs    []int   // top-level DEFINE_ACCs, combined across workers for SplitReduce
-	temps   []rtype // scratch slots past the uops
-	stepped int     // reduce loops run several iterations per pass (rows.go), for tests
+	prefix  []stmt // top-level uops before the global loop
+	global  *block // the global loop; nil when there is none
+	suffix  []stmt // top-level uops after it
+	accs    []int  // top-level DEFINE_ACCs, combined across workers for SplitReduce
+	stepped int    // reduce loops run several iterations per pass (rows.go), for tests
 }
 
 func compile(p *codegen.Program) (prog *program, err error) {

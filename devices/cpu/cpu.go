@@ -6,17 +6,19 @@
 // so an add over 16M floats is 16K calls of a plain Go loop, not 16M
 // dispatches; outer loops run their closures on runs of one element, and
 // their index arithmetic costs no closure at all (affine in the loop
-// variables). Codegen shapes the loop nest for this device (Target); a
-// matmul's register tile runs as one closure per group of rows, with the
-// reduce loop around it applying four steps per pass (rows.go). Run
-// splits the program's global loop across goroutines.
+// variables). Codegen shapes the loop nest for this device (Target) and
+// says what it decided: the multiply-adds (MULACC), the folded exp2
+// arguments and the register tile (INNER and UPCAST among the Program's
+// Opts) come from the Program, and the device only chooses how to run
+// them: a tile runs as one closure per group of rows, with the reduce loop
+// around it applying four steps per pass (rows.go). Run splits the
+// program's global loop across goroutines.
 package cpu
 
 import (
 	"context"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -98,13 +100,8 @@ func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) error {
 // once and folds every chunk it takes into them.
 func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars map[string]int64) (err error) {
 	p := r.prog.p
-	if len(bufs) != len(p.Bufs) {
-		return fmt.Errorf("cpu: %s: got %d buffers, want %d", p.Name, len(bufs), len(p.Bufs))
-	}
-	for i, b := range bufs {
-		if b.DType != p.Bufs[i].DType || b.Len < p.Bufs[i].Size {
-			return fmt.Errorf("cpu: %s: buffer %d is %s[%d], want %s[%d]", p.Name, i, b.DType, b.Len, p.Bufs[i].DType, p.Bufs[i].Size)
-		}
+	if err := devices.CheckBuffers("cpu", p, bufs); err != nil {
+		return err
 	}
 	workers := 1
 	if g := r.prog.global; g != nil && p.Work >= minParallel {
@@ -201,28 +198,7 @@ func protect(name string, f func()) (err error) {
 func (prog *program) saveAccs(fr *frame) []any {
 	out := make([]any, len(prog.accs))
 	for j, i := range prog.accs {
-		switch prog.slots[i].t {
-		case tF32:
-			out[j] = slices.Clone(fr.own.f32[i])
-		case tF64:
-			out[j] = slices.Clone(fr.own.f64[i])
-		case tI32:
-			out[j] = slices.Clone(fr.own.i32[i])
-		case tI64:
-			out[j] = slices.Clone(fr.own.i64[i])
-		case tI8:
-			out[j] = slices.Clone(fr.own.i8[i])
-		case tI16:
-			out[j] = slices.Clone(fr.own.i16[i])
-		case tU16:
-			out[j] = slices.Clone(fr.own.u16[i])
-		case tU32:
-			out[j] = slices.Clone(fr.own.u32[i])
-		case tU64:
-			out[j] = slices.Clone(fr.own.u64[i])
-		case tU8:
-			out[j] = slices.Clone(fr.own.u8[i])
-		}
+		out[j] = types[prog.slots[i].t].clone(&fr.own, i)
 	}
 	return out
 }

@@ -147,30 +147,7 @@ func newFrame(slots []slotInit, nbufs int) *frame {
 		if s.n == 0 {
 			continue
 		}
-		switch s.t {
-		case tF32:
-			alloc(fr, i, s, float32(s.val))
-		case tF64:
-			alloc(fr, i, s, s.val)
-		case tI32:
-			alloc(fr, i, s, int32(s.val))
-		case tI64:
-			alloc(fr, i, s, int64(s.val))
-		case tI8:
-			alloc(fr, i, s, ival[int8](s.val))
-		case tI16:
-			alloc(fr, i, s, ival[int16](s.val))
-		case tU16:
-			alloc(fr, i, s, ival[uint16](s.val))
-		case tU32:
-			alloc(fr, i, s, ival[uint32](s.val))
-		case tU64:
-			alloc(fr, i, s, ival[uint64](s.val))
-		case tU8:
-			alloc(fr, i, s, uint8(s.val))
-		case tIx:
-			alloc(fr, i, s, int(s.val))
-		}
+		types[s.t].alloc(fr, i, s)
 	}
 	return fr
 }

@@ -91,13 +91,6 @@ const (
 	pio2c = 2.02226624871116645580e-21
 )
 
-// sinf returns sin(x), one element of sinRun.
-func sinf(x float32) float32 {
-	var d [1]float32
-	sinRun(d[:], []float32{x})
-	return d[0]
-}
-
 // fastUnary returns the float32 loop of exp2, log2 or sin.
 func fastUnary(op codegen.Op) func(d, a []float32) {
 	switch op {

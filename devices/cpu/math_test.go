@@ -65,3 +65,10 @@ func TestSinSignedZero(t *testing.T) {
 		}
 	}
 }
+
+// sinf returns sin(x), one element of sinRun.
+func sinf(x float32) float32 {
+	var d [1]float32
+	sinRun(d[:], []float32{x})
+	return d[0]
+}

@@ -77,27 +77,7 @@ func (c *compiler) load(i int) vfunc {
 	if src.Op == codegen.OpDefineGlobal && src.DType == codegen.Float16 {
 		return loadv(i, halfMem(c, u.Src[0]), ac, float32(u.Val), codegen.HalfToFloat)
 	}
-	switch regType(u.DType) {
-	case tF32:
-		return loadv[float32, float32](i, mem[float32](c, u.Src[0]), ac, float32(u.Val), nil)
-	case tF64:
-		return loadv[float64, float64](i, mem[float64](c, u.Src[0]), ac, u.Val, nil)
-	case tI32:
-		return loadv[int32, int32](i, mem[int32](c, u.Src[0]), ac, int32(u.Val), nil)
-	case tI64:
-		return loadv[int64, int64](i, mem[int64](c, u.Src[0]), ac, int64(u.Val), nil)
-	case tI8:
-		return loadv[int8, int8](i, mem[int8](c, u.Src[0]), ac, ival[int8](u.Val), nil)
-	case tI16:
-		return loadv[int16, int16](i, mem[int16](c, u.Src[0]), ac, ival[int16](u.Val), nil)
-	case tU16:
-		return loadv[uint16, uint16](i, mem[uint16](c, u.Src[0]), ac, ival[uint16](u.Val), nil)
-	case tU32:
-		return loadv[uint32, uint32](i, mem[uint32](c, u.Src[0]), ac, ival[uint32](u.Val), nil)
-	case tU64:
-		return loadv[uint64, uint64](i, mem[uint64](c, u.Src[0]), ac, ival[uint64](u.Val), nil)
-	}
-	return loadv[uint8, uint8](i, mem[uint8](c, u.Src[0]), ac, uint8(u.Val), nil)
+	return types[regType(u.DType)].load(c, i, ac)
 }
 
 // loadv loads memory of type S into a run of R, converting with conv when
@@ -184,27 +164,7 @@ func (c *compiler) store(i int) vfunc {
 	if dst.DType == codegen.Float16 {
 		return storev(halfMem(c, u.Src[0]), ac, v, codegen.FloatToHalf)
 	}
-	switch regType(dst.DType) {
-	case tF32:
-		return storev[float32, float32](mem[float32](c, u.Src[0]), ac, v, nil)
-	case tF64:
-		return storev[float64, float64](mem[float64](c, u.Src[0]), ac, v, nil)
-	case tI32:
-		return storev[int32, int32](mem[int32](c, u.Src[0]), ac, v, nil)
-	case tI64:
-		return storev[int64, int64](mem[int64](c, u.Src[0]), ac, v, nil)
-	case tI8:
-		return storev[int8, int8](mem[int8](c, u.Src[0]), ac, v, nil)
-	case tI16:
-		return storev[int16, int16](mem[int16](c, u.Src[0]), ac, v, nil)
-	case tU16:
-		return storev[uint16, uint16](mem[uint16](c, u.Src[0]), ac, v, nil)
-	case tU32:
-		return storev[uint32, uint32](mem[uint32](c, u.Src[0]), ac, v, nil)
-	case tU64:
-		return storev[uint64, uint64](mem[uint64](c, u.Src[0]), ac, v, nil)
-	}
-	return storev[uint8, uint8](mem[uint8](c, u.Src[0]), ac, v, nil)
+	return types[regType(dst.DType)].store(c, u.Src[0], ac, v)
 }
 
 // storev stores a run of R (or a scalar) into memory of type S.
@@ -275,54 +235,14 @@ func (c *compiler) accum(i int) vfunc {
 	if op == codegen.OpMulAcc {
 		x, y := c.mulOps(u.Src[2], u.Src[3])
 		if dot := ac.idx.scalar || ac.fast && ac.aff.coef == 1 && c.vecMode(); dot && !x.scalar {
-			switch regType(u.DType) {
-			case tF32:
-				return accumDot[float32](acc, ac, x, y)
-			case tF64:
-				return accumDot[float64](acc, ac, x, y)
-			case tI32:
-				return accumDot[int32](acc, ac, x, y)
-			case tI64:
-				return accumDot[int64](acc, ac, x, y)
-			case tI8:
-				return accumDot[int8](acc, ac, x, y)
-			case tI16:
-				return accumDot[int16](acc, ac, x, y)
-			case tU16:
-				return accumDot[uint16](acc, ac, x, y)
-			case tU32:
-				return accumDot[uint32](acc, ac, x, y)
-			case tU64:
-				return accumDot[uint64](acc, ac, x, y)
-			}
-			return accumDot[uint8](acc, ac, x, y)
+			return types[regType(u.DType)].accumDot(acc, ac, x, y)
 		}
 		// Scattered accumulators: the products into a run, then added.
 		v, op = c.product(u.DType, x, y), codegen.OpAdd
 	} else {
 		v = c.in(u.Src[2])
 	}
-	switch regType(u.DType) {
-	case tF32:
-		return accumv[float32](acc, op, ac, v)
-	case tF64:
-		return accumv[float64](acc, op, ac, v)
-	case tI32:
-		return accumv[int32](acc, op, ac, v)
-	case tI64:
-		return accumv[int64](acc, op, ac, v)
-	case tI8:
-		return accumv[int8](acc, op, ac, v)
-	case tI16:
-		return accumv[int16](acc, op, ac, v)
-	case tU16:
-		return accumv[uint16](acc, op, ac, v)
-	case tU32:
-		return accumv[uint32](acc, op, ac, v)
-	case tU64:
-		return accumv[uint64](acc, op, ac, v)
-	}
-	return accumv[uint8](acc, op, ac, v)
+	return types[regType(u.DType)].accum(acc, op, ac, v)
 }
 
 // accumv folds a run into accumulators: into one (a reduce loop innermost),
@@ -409,27 +329,7 @@ func (c *compiler) accumChain(i, q int) vfunc {
 	}
 	x, y := c.mulOps(c.u[q].Src[0], c.u[q].Src[1])
 	zo, wo, idx := c.in(c.u[q].Src[2]), c.in(w), c.in(u.Src[1])
-	switch regType(u.DType) {
-	case tF32:
-		return accumChainv[float32](u.Src[0], idx, x, y, zo, wo)
-	case tF64:
-		return accumChainv[float64](u.Src[0], idx, x, y, zo, wo)
-	case tI32:
-		return accumChainv[int32](u.Src[0], idx, x, y, zo, wo)
-	case tI64:
-		return accumChainv[int64](u.Src[0], idx, x, y, zo, wo)
-	case tI8:
-		return accumChainv[int8](u.Src[0], idx, x, y, zo, wo)
-	case tI16:
-		return accumChainv[int16](u.Src[0], idx, x, y, zo, wo)
-	case tU16:
-		return accumChainv[uint16](u.Src[0], idx, x, y, zo, wo)
-	case tU32:
-		return accumChainv[uint32](u.Src[0], idx, x, y, zo, wo)
-	case tU64:
-		return accumChainv[uint64](u.Src[0], idx, x, y, zo, wo)
-	}
-	return accumChainv[uint8](u.Src[0], idx, x, y, zo, wo)
+	return types[regType(u.DType)].accumChain(u.Src[0], idx, x, y, zo, wo)
 }
 
 func accumChainv[T num](acc int, idx, x, y, z, w opnd) vfunc {
@@ -447,28 +347,7 @@ func accumChainv[T num](acc int, idx, x, y, z, w opnd) vfunc {
 func (c *compiler) product(d codegen.DType, x, y opnd) opnd {
 	t := regType(d)
 	tmp := c.temp(t)
-	switch t {
-	case tF32:
-		c.add(productv[float32](tmp, x, y))
-	case tF64:
-		c.add(productv[float64](tmp, x, y))
-	case tI32:
-		c.add(productv[int32](tmp, x, y))
-	case tI64:
-		c.add(productv[int64](tmp, x, y))
-	case tI8:
-		c.add(productv[int8](tmp, x, y))
-	case tI16:
-		c.add(productv[int16](tmp, x, y))
-	case tU16:
-		c.add(productv[uint16](tmp, x, y))
-	case tU32:
-		c.add(productv[uint32](tmp, x, y))
-	case tU64:
-		c.add(productv[uint64](tmp, x, y))
-	default:
-		c.add(productv[uint8](tmp, x, y))
-	}
+	c.add(types[t].product(tmp, x, y))
 	return opnd{slot: tmp, scalar: x.scalar && y.scalar}
 }
 

@@ -58,27 +58,7 @@ func (c *compiler) uop(i int) vfunc {
 func (c *compiler) bindStore(i, s int, f vfunc) vfunc {
 	st := c.u[s]
 	buf, a := c.u[st.Src[0]].Buf, c.aff[st.Src[1]]
-	switch regType(c.u[i].DType) {
-	case tF32:
-		return bindRun[float32](i, buf, a, f)
-	case tF64:
-		return bindRun[float64](i, buf, a, f)
-	case tI32:
-		return bindRun[int32](i, buf, a, f)
-	case tI64:
-		return bindRun[int64](i, buf, a, f)
-	case tI8:
-		return bindRun[int8](i, buf, a, f)
-	case tI16:
-		return bindRun[int16](i, buf, a, f)
-	case tU16:
-		return bindRun[uint16](i, buf, a, f)
-	case tU32:
-		return bindRun[uint32](i, buf, a, f)
-	case tU64:
-		return bindRun[uint64](i, buf, a, f)
-	}
-	return bindRun[uint8](i, buf, a, f)
+	return types[regType(c.u[i].DType)].bindRun(i, buf, a, f)
 }
 
 func bindRun[T num](i, buf int, a affine, f vfunc) vfunc {
@@ -91,27 +71,7 @@ func bindRun[T num](i, buf int, a affine, f vfunc) vfunc {
 
 func (c *compiler) defineAcc(i int) vfunc {
 	u := c.u[i]
-	switch regType(u.DType) {
-	case tF32:
-		return accInit(i, float32(u.Val))
-	case tF64:
-		return accInit(i, u.Val)
-	case tI32:
-		return accInit(i, int32(u.Val))
-	case tI64:
-		return accInit(i, int64(u.Val))
-	case tI8:
-		return accInit(i, ival[int8](u.Val))
-	case tI16:
-		return accInit(i, ival[int16](u.Val))
-	case tU16:
-		return accInit(i, ival[uint16](u.Val))
-	case tU32:
-		return accInit(i, ival[uint32](u.Val))
-	case tU64:
-		return accInit(i, ival[uint64](u.Val))
-	}
-	return accInit(i, uint8(u.Val))
+	return types[regType(u.DType)].accInit(i, u.Val)
 }
 
 func accInit[T num](i int, v T) vfunc {
@@ -126,65 +86,9 @@ func (c *compiler) binary(i int) vfunc {
 		panic(fmt.Sprintf("uop %d: %s of %s and %s", i, u.Op, c.u[u.Src[0]].DType, c.u[u.Src[1]].DType))
 	}
 	if u.Op.IsCompare() {
-		switch t {
-		case tF32:
-			return cmpv[float32](c, i, a, b)
-		case tF64:
-			return cmpv[float64](c, i, a, b)
-		case tI32:
-			return cmpv[int32](c, i, a, b)
-		case tI64:
-			return cmpv[int64](c, i, a, b)
-		case tI8:
-			return cmpv[int8](c, i, a, b)
-		case tI16:
-			return cmpv[int16](c, i, a, b)
-		case tU16:
-			return cmpv[uint16](c, i, a, b)
-		case tU32:
-			return cmpv[uint32](c, i, a, b)
-		case tU64:
-			return cmpv[uint64](c, i, a, b)
-		case tU8:
-			return cmpv[uint8](c, i, a, b)
-		}
-		return cmpv[int](c, i, a, b)
+		return types[t].compare(c, i, a, b)
 	}
-	op := u.Op
-	switch t {
-	case tF32:
-		vv, vs := floatArith[float32](op)
-		return binv(c, i, a, b, vv, vs)
-	case tF64:
-		vv, vs := floatArith[float64](op)
-		return binv(c, i, a, b, vv, vs)
-	case tI32:
-		vv, vs := intArith[int32](op)
-		return binv(c, i, a, b, vv, vs)
-	case tI64:
-		vv, vs := intArith[int64](op)
-		return binv(c, i, a, b, vv, vs)
-	case tI8:
-		vv, vs := intArith[int8](op)
-		return binv(c, i, a, b, vv, vs)
-	case tI16:
-		vv, vs := intArith[int16](op)
-		return binv(c, i, a, b, vv, vs)
-	case tU16:
-		vv, vs := intArith[uint16](op)
-		return binv(c, i, a, b, vv, vs)
-	case tU32:
-		vv, vs := intArith[uint32](op)
-		return binv(c, i, a, b, vv, vs)
-	case tU64:
-		vv, vs := intArith[uint64](op)
-		return binv(c, i, a, b, vv, vs)
-	case tU8:
-		vv, vs := intArith[uint8](op)
-		return binv(c, i, a, b, vv, vs)
-	}
-	vv, vs := intArith[int](op)
-	return binv(c, i, a, b, vv, vs)
+	return types[t].arith(c, i, a, b)
 }
 
 func cmpv[T num](c *compiler, i int, a, b opnd) vfunc {
@@ -236,29 +140,7 @@ func (c *compiler) unary(i int) vfunc {
 		return c.exp2Scaled(i)
 	}
 	a := c.in(u.Src[0])
-	switch regType(u.DType) {
-	case tF32:
-		return unv(i, a, unaryFloat[float32](u.Op))
-	case tF64:
-		return unv(i, a, unaryFloat[float64](u.Op))
-	case tI32:
-		return unv(i, a, unaryInt[int32](u.Op))
-	case tI64:
-		return unv(i, a, unaryInt[int64](u.Op))
-	case tI8:
-		return unv(i, a, unaryInt[int8](u.Op))
-	case tI16:
-		return unv(i, a, unaryInt[int16](u.Op))
-	case tU16:
-		return unv(i, a, unaryInt[uint16](u.Op))
-	case tU32:
-		return unv(i, a, unaryInt[uint32](u.Op))
-	case tU64:
-		return unv(i, a, unaryInt[uint64](u.Op))
-	case tU8:
-		return unv(i, a, unaryInt[uint8](u.Op))
-	}
-	return unv(i, a, unaryInt[int](u.Op))
+	return types[regType(u.DType)].unary(i, a, u.Op)
 }
 
 func unv[T num](dst int, a opnd, f func(d, a []T)) vfunc {
@@ -282,29 +164,7 @@ func unv[T num](dst int, a opnd, f func(d, a []T)) vfunc {
 func (c *compiler) where(i int) vfunc {
 	u := c.u[i]
 	cond, a, b := c.in(u.Src[0]), c.in(u.Src[1]), c.in(u.Src[2])
-	switch regType(u.DType) {
-	case tF32:
-		return wherev[float32](i, cond, a, b)
-	case tF64:
-		return wherev[float64](i, cond, a, b)
-	case tI32:
-		return wherev[int32](i, cond, a, b)
-	case tI64:
-		return wherev[int64](i, cond, a, b)
-	case tI8:
-		return wherev[int8](i, cond, a, b)
-	case tI16:
-		return wherev[int16](i, cond, a, b)
-	case tU16:
-		return wherev[uint16](i, cond, a, b)
-	case tU32:
-		return wherev[uint32](i, cond, a, b)
-	case tU64:
-		return wherev[uint64](i, cond, a, b)
-	case tU8:
-		return wherev[uint8](i, cond, a, b)
-	}
-	return wherev[int](i, cond, a, b)
+	return types[regType(u.DType)].where(i, cond, a, b)
 }
 
 func step(o opnd) int {
@@ -335,29 +195,7 @@ func (c *compiler) cast(i int) vfunc {
 	a := c.in(u.Src[0])
 	toBool := u.DType == codegen.Bool && from != codegen.Bool
 	toHalf := u.DType == codegen.Float16 && from != codegen.Float16
-	switch regType(from) {
-	case tF32:
-		return castFrom[float32](i, a, regType(u.DType), toBool, toHalf)
-	case tF64:
-		return castFrom[float64](i, a, regType(u.DType), toBool, toHalf)
-	case tI32:
-		return castFrom[int32](i, a, regType(u.DType), toBool, toHalf)
-	case tI64:
-		return castFrom[int64](i, a, regType(u.DType), toBool, toHalf)
-	case tI8:
-		return castFrom[int8](i, a, regType(u.DType), toBool, toHalf)
-	case tI16:
-		return castFrom[int16](i, a, regType(u.DType), toBool, toHalf)
-	case tU16:
-		return castFrom[uint16](i, a, regType(u.DType), toBool, toHalf)
-	case tU32:
-		return castFrom[uint32](i, a, regType(u.DType), toBool, toHalf)
-	case tU64:
-		return castFrom[uint64](i, a, regType(u.DType), toBool, toHalf)
-	case tU8:
-		return castFrom[uint8](i, a, regType(u.DType), toBool, toHalf)
-	}
-	return castFrom[int](i, a, regType(u.DType), toBool, toHalf)
+	return types[regType(from)].castFrom(i, a, regType(u.DType), toBool, toHalf)
 }
 
 func castFrom[S num](dst int, a opnd, to rtype, toBool, toHalf bool) vfunc {
@@ -419,27 +257,7 @@ func (c *compiler) mulAcc(i int) vfunc {
 	u := c.u[i]
 	x, y := c.mulOps(u.Src[0], u.Src[1])
 	z := c.in(u.Src[2])
-	switch regType(u.DType) {
-	case tF32:
-		return mulAddv[float32](i, x, y, z)
-	case tF64:
-		return mulAddv[float64](i, x, y, z)
-	case tI32:
-		return mulAddv[int32](i, x, y, z)
-	case tI64:
-		return mulAddv[int64](i, x, y, z)
-	case tI8:
-		return mulAddv[int8](i, x, y, z)
-	case tI16:
-		return mulAddv[int16](i, x, y, z)
-	case tU16:
-		return mulAddv[uint16](i, x, y, z)
-	case tU32:
-		return mulAddv[uint32](i, x, y, z)
-	case tU64:
-		return mulAddv[uint64](i, x, y, z)
-	}
-	return mulAddv[uint8](i, x, y, z)
+	return types[regType(u.DType)].mulAdd(i, x, y, z)
 }
 
 func mulAddv[T num](dst int, x, y, z opnd) vfunc {

@@ -6,8 +6,8 @@ import (
 	"tiny/codegen"
 )
 
-// This file computes the register tile codegen emits for a matmul: in an
-// innermost loop over columns j, several add-ACCUMs acc_r[j] += x[j]*s_r
+// This file runs the register tile codegen records for a matmul: in an
+// innermost loop over columns j, several multiply-add ACCUMs acc_r[j] += x[j]*s_r
 // that share the run x (a row of B) and each scale it by a scalar from
 // outside the loop (an element of A). Go does not vectorize, so what pays is
 // loading each x[j] once for several rows, and touching each accumulator

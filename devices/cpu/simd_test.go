@@ -57,7 +57,7 @@ func TestExp2Run(t *testing.T) {
 			a[i] = rng.Float32()*40 - 20
 		}
 	}
-	copy(a, []float32{-151, -150.99, 127.99, 128, float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, -0.0, 1e-30})
+	copy(a, []float32{-151, -150.99, 127.99, 128, float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)), 1e-30})
 	got, want := make([]float32, len(a)), make([]float32, len(a))
 	for _, n := range []int{len(a), 17, 4, 3, 0} {
 		exp2Run(got[:n], a[:n])

@@ -260,19 +260,6 @@ func (d *Device) kernels(p *codegen.Program, prog *codegen.CLProgram, h uintptr)
 	return r, nil
 }
 
-// Source returns the OpenCL source of p, for tests and DEBUG output.
-func Source(p *codegen.Program) (string, error) {
-	c, err := get()
-	if err != nil {
-		return "", err
-	}
-	prog, err := codegen.RenderCL(p, c.target)
-	if err != nil {
-		return "", err
-	}
-	return prog.Source, nil
-}
-
 // mem is a device buffer holding a devices.Buffer's data.
 type mem struct {
 	cl   *cl

@@ -53,14 +53,11 @@ func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p, c := r.p, r.cl
-	if len(bufs) != len(p.Bufs) {
-		return fmt.Errorf("opencl: %s: got %d buffers, want %d", p.Name, len(bufs), len(p.Bufs))
+	if err := devices.CheckBuffers("opencl", p, bufs); err != nil {
+		return err
 	}
 	mems := make([]*mem, len(bufs))
 	for i, b := range bufs {
-		if b.DType != p.Bufs[i].DType || b.Len < p.Bufs[i].Size {
-			return fmt.Errorf("opencl: %s: buffer %d is %s[%d], want %s[%d]", p.Name, i, b.DType, b.Len, p.Bufs[i].DType, p.Bufs[i].Size)
-		}
 		// An output that is also an input (an assign written in place)
 		// needs its data on the device like any input.
 		m, err := c.onDevice(b, i == 0 && !slices.Contains(bufs[1:], b))

@@ -135,13 +135,10 @@ func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) error {
 // ctx is done (checked every few thousand loop iterations).
 func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars map[string]int64) error {
 	p := r.p
-	if len(bufs) != len(p.Bufs) {
-		return fmt.Errorf("ref: %s: got %d buffers, want %d", p.Name, len(bufs), len(p.Bufs))
+	if err := devices.CheckBuffers("ref", p, bufs); err != nil {
+		return err
 	}
-	for i, b := range bufs {
-		if b.DType != p.Bufs[i].DType || b.Len < p.Bufs[i].Size {
-			return fmt.Errorf("ref: %s: buffer %d is %s[%d], want %s[%d]", p.Name, i, b.DType, b.Len, p.Bufs[i].DType, p.Bufs[i].Size)
-		}
+	for _, b := range bufs {
 		b.Sync() // the host copy is the one read and written
 	}
 	us := p.UOps

@@ -40,8 +40,9 @@ var (
 // defines them and the CPU and CLANG devices compute them: integer
 // overflow wraps, division by zero gives 0, float to integer truncates
 // toward zero through int64, NaN propagates through MAX and is unequal to
-// itself, float16 rounds to nearest even and overflows to infinity, and a
-// conversion rounds once.
+// itself, float16 rounds to nearest even and overflows to infinity, a
+// conversion rounds once, and the transcendentals give IEEE's values at
+// zeros, infinities, NaN and outside their domains.
 func TestSemantics(t *testing.T) {
 	u8, u32, i64, f16, b := codegen.Uint8, codegen.Uint32, codegen.Int64, codegen.Float16, codegen.Bool
 	cases := []struct {
@@ -75,6 +76,11 @@ func TestSemantics(t *testing.T) {
 		// become 2**53 + 2**29, then a tie rounded to even, 2**53.
 		{"int64 to float", codegen.OpCast, f32, []*devices.Buffer{buf(i64, int64(1<<53+1<<29+1))}, []float64{1<<53 + 1<<30}},
 		{"int64 to uint8", codegen.OpCast, u8, []*devices.Buffer{buf(i64, int64(-1), int64(257))}, []float64{255, 1}},
+		{"exp2", codegen.OpExp2, f32, []*devices.Buffer{buf(f32, -inf, inf, nan, 200, -200, 0, 3, -2)}, []float64{0, inf, nan, inf, 0, 1, 8, 0.25}},
+		{"log2", codegen.OpLog2, f32, []*devices.Buffer{buf(f32, 0, -1, inf, nan, 1, 8, -inf, 0.5)}, []float64{-inf, nan, inf, nan, 0, 3, nan, -1}},
+		{"sqrt", codegen.OpSqrt, f32, []*devices.Buffer{buf(f32, -1, inf, nan, 0, 4, -inf)}, []float64{nan, inf, nan, 0, 2, nan}},
+		{"sin", codegen.OpSin, f32, []*devices.Buffer{buf(f32, inf, -inf, nan, 0)}, []float64{nan, nan, nan, 0}},
+		{"recip", codegen.OpRecip, f32, []*devices.Buffer{buf(f32, 0, math.Copysign(0, -1), inf, nan, 4)}, []float64{inf, -inf, 0, nan, 0.25}},
 	}
 	devs := map[string]devices.Device{}
 	for _, name := range []string{"REF", "CPU", "CLANG"} {
