@@ -1,11 +1,11 @@
 package interp
 
 import (
-	"fmt"
 	"math"
 	"strings"
 
 	"tiny/lang"
+	"tiny/tensor"
 )
 
 // This file defines the operators on scalars, strings, lists and tuples,
@@ -242,22 +242,8 @@ func (it *Interp) checkBudget(pos lang.Pos, what string, n int, per int64) {
 			unit = "bytes"
 		}
 		it.failf(pos, "out of memory: a %s of %d %s (%s) on top of the %s of tensors held would pass the limit of %s",
-			what, n, unit, formatBytes(size), formatBytes(held), formatBytes(limit))
+			what, n, unit, tensor.FormatBytes(size), tensor.FormatBytes(held), tensor.FormatBytes(limit))
 	}
-}
-
-// formatBytes prints n bytes in the largest binary unit that keeps it at
-// least one.
-func formatBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // repeatCount checks x * n for an x of size elements (per bytes each).

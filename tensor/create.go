@@ -373,7 +373,7 @@ const (
 func (e *Engine) alloc(op string, d DType, n int) *devices.Buffer {
 	checkAlloc(op, d, n)
 	if e != nil && e.opts.MaxBytes > 0 && int64(n)*int64(d.Size()) > e.opts.MaxBytes {
-		fail("%s: out of memory: a buffer of %s would pass the limit of %s", op, formatBytes(int64(n)*int64(d.Size())), formatBytes(e.opts.MaxBytes))
+		fail("%s: out of memory: a buffer of %s would pass the limit of %s", op, FormatBytes(int64(n)*int64(d.Size())), FormatBytes(e.opts.MaxBytes))
 	}
 	b := alloc(op, d, n)
 	e.hold(op, b)

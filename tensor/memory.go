@@ -30,7 +30,7 @@ func (e *Engine) hold(op string, b *devices.Buffer) {
 		}
 		if held := e.held.Load(); held+size > limit {
 			fail("%s: out of memory: a buffer of %s on top of the %s held would pass the limit of %s",
-				op, formatBytes(size), formatBytes(held), formatBytes(limit))
+				op, FormatBytes(size), FormatBytes(held), FormatBytes(limit))
 		}
 	}
 	e.held.Add(size)
@@ -41,9 +41,9 @@ func (e *Engine) hold(op string, b *devices.Buffer) {
 // counted against Options.MaxBytes (dead tensors count until collected).
 func (e *Engine) HeldBytes() int64 { return e.held.Load() }
 
-// formatBytes prints n bytes in the largest binary unit that keeps it
-// above one.
-func formatBytes(n int64) string {
+// FormatBytes prints n bytes in the largest binary unit that keeps it
+// above one (the memory-limit errors of the engine and the interpreter).
+func FormatBytes(n int64) string {
 	switch {
 	case n >= 1<<30:
 		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
