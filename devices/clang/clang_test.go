@@ -170,14 +170,7 @@ func TestDTypes(t *testing.T) {
 
 // TestRandomKernels checks that CLANG agrees with the reference device on random kernels.
 func TestRandomKernels(t *testing.T) {
-	n := 60
-	if testing.Short() {
-		n = 15
-	}
-	for seed := range n {
-		k := kt.RandomKernel(rand.New(rand.NewSource(int64(seed))))
-		t.Run(k.Name, func(t *testing.T) { check(t, k) })
-	}
+	kt.RandomKernels(t, 60, 15, check)
 }
 
 func TestRenderSignature(t *testing.T) {

@@ -134,14 +134,7 @@ func TestReduce(t *testing.T) {
 
 // TestRandomKernels checks random small kernels against the oracle.
 func TestRandomKernels(t *testing.T) {
-	n := 300
-	if testing.Short() {
-		n = 50
-	}
-	for seed := range n {
-		k := kt.RandomKernel(rand.New(rand.NewSource(int64(seed))))
-		t.Run(k.Name, func(t *testing.T) { check(t, k) })
-	}
+	kt.RandomKernels(t, 300, 50, check)
 }
 
 // TestDTypes runs an add and a cast from float32 for every dtype.

@@ -53,14 +53,7 @@ func TestRegistered(t *testing.T) {
 }
 
 func TestRandomKernels(t *testing.T) {
-	n := 200
-	if testing.Short() {
-		n = 40
-	}
-	for seed := range n {
-		k := kt.RandomKernel(rand.New(rand.NewSource(int64(seed))))
-		t.Run(k.Name, func(t *testing.T) { check(t, k) })
-	}
+	kt.RandomKernels(t, 200, 40, check)
 }
 
 func TestReduce(t *testing.T) {

@@ -1,0 +1,50 @@
+package kerneltest
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"tiny/codegen"
+	"tiny/devices"
+)
+
+// RandomKernels runs check on the random kernels of seeds 0 to n-1 (0 to
+// short-1 under -short), each as a subtest named after its kernel: every
+// device is checked on the same kernels.
+func RandomKernels(t *testing.T, n, short int, check func(*testing.T, *codegen.Kernel)) {
+	t.Helper()
+	if testing.Short() {
+		n = short
+	}
+	for seed := range n {
+		k := RandomKernel(rand.New(rand.NewSource(int64(seed))))
+		t.Run(k.Name, func(t *testing.T) { check(t, k) })
+	}
+}
+
+// FuzzTargets is a device's fuzz target: it lowers the random kernel of a
+// fuzzed seed for a fuzzed target (register tiles, lanes, dot products,
+// transpose tiles of every small size) and passes both to check. The
+// corpus holds seeds 0 to seeds-1 under two small targets.
+func FuzzTargets(f *testing.F, seeds int64, check func(*testing.T, *codegen.Kernel, []codegen.Options)) {
+	for seed := range seeds {
+		f.Add(seed, uint8(2), uint8(2), uint8(4), uint8(2), uint8(2))
+		f.Add(seed, uint8(3), uint8(3), uint8(6), uint8(3), uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, seed int64, lanes, rows, cols, dot, tile uint8) {
+		k := RandomKernel(rand.New(rand.NewSource(seed)))
+		tgt := codegen.Target{Lanes: int(lanes % 20), Rows: int(rows % 10), Cols: int(cols % 70), Dot: int(dot % 6), Tile: int(tile % 20)}
+		check(t, k, []codegen.Options{{Target: &tgt}})
+	})
+}
+
+// RunDiff zeroes bufs[0], runs r over bufs and returns an error naming the
+// first output element that is not Close to want's (see Diff), or nil.
+func RunDiff(r devices.Runner, bufs []*devices.Buffer, want *devices.Buffer) error {
+	bufs[0].Zero()
+	if err := r.Run(bufs, nil); err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	return Diff(bufs[0], want)
+}
