@@ -47,28 +47,17 @@ func checkOpts(t *testing.T, k *codegen.Kernel, optsList []codegen.Options) {
 	rng := rand.New(rand.NewSource(1))
 	bufs := kt.Alloc(k, rng)
 	for _, opts := range optsList {
-		p, err := codegen.Lower(k, opts)
+		p, want, err := kt.LowerRef(k, opts, bufs, nil)
 		if err != nil {
-			t.Fatalf("lower: %v", err)
-		}
-		want, err := kt.Reference(p, bufs)
-		if err != nil {
-			t.Fatalf("reference device: %v\n%s", err, p)
+			t.Fatalf("%s opts %+v: %v\n%s", k.Name, opts, err, p)
 		}
 		for _, d := range []devices.Device{d1, d3} {
 			r, err := d.Compile(p)
 			if err != nil {
 				t.Fatalf("compile: %v\n%s\n%s", err, p, codegen.RenderC(p))
 			}
-			bufs[0].Zero()
-			if err := r.Run(bufs, nil); err != nil {
-				t.Fatalf("run: %v", err)
-			}
-			for i := range want.Len {
-				g, w := kt.Get(bufs[0], i), kt.Get(want, i)
-				if !kt.Close(g, w, want.DType) {
-					t.Fatalf("%s opts %+v: element %d = %v, want %v\n%s\n%s", k.Name, opts, i, g, w, p, r.(*runner).src)
-				}
+			if err := kt.RunDiff(r, bufs, want); err != nil {
+				t.Fatalf("%s opts %+v: %v\n%s\n%s", k.Name, opts, err, p, r.(*runner).src)
 			}
 		}
 	}

@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"math/rand"
 	"testing"
 
 	"tiny/codegen"
@@ -29,22 +28,11 @@ func check(t *testing.T, k *codegen.Kernel) {
 // output is checked against the oracle's first.
 func checkOpts(t *testing.T, k *codegen.Kernel, optsList []codegen.Options) {
 	t.Helper()
-	rng := rand.New(rand.NewSource(1))
-	bufs := kt.Alloc(k, rng)
-	oracle := devices.Alloc(k.Bufs[0].DType, k.Bufs[0].Size)
-	oracle.Zero()
-	kt.Eval(k, append([]*devices.Buffer{oracle}, bufs[1:]...))
+	bufs, oracle := kt.Oracle(k)
 	for _, opts := range optsList {
-		p, err := codegen.Lower(k, opts)
+		p, want, err := kt.LowerRef(k, opts, bufs, oracle)
 		if err != nil {
-			t.Fatalf("lower: %v", err)
-		}
-		want, err := kt.Reference(p, bufs)
-		if err == nil {
-			err = kt.Diff(want, oracle)
-		}
-		if err != nil {
-			t.Fatalf("%s opts %+v: reference device: %v\n%s\n%s", k.Name, opts, err, k, p)
+			t.Fatalf("%s opts %+v: %v\n%s\n%s", k.Name, opts, err, k, p)
 		}
 		for _, threads := range []int{1, 3} {
 			dev, _ := Open(devices.Options{Threads: threads})
@@ -52,15 +40,8 @@ func checkOpts(t *testing.T, k *codegen.Kernel, optsList []codegen.Options) {
 			if err != nil {
 				t.Fatalf("compile: %v\n%s", err, p)
 			}
-			bufs[0].Zero()
-			if err := r.Run(bufs, nil); err != nil {
-				t.Fatalf("run: %v\n%s", err, p)
-			}
-			for i := range want.Len {
-				g, w := kt.Get(bufs[0], i), kt.Get(want, i)
-				if !kt.Close(g, w, want.DType) {
-					t.Fatalf("%s opts %+v threads %d: element %d = %v, want %v\n%s\n%s", k.Name, opts, threads, i, g, w, k, p)
-				}
+			if err := kt.RunDiff(r, bufs, want); err != nil {
+				t.Fatalf("%s opts %+v threads %d: %v\n%s\n%s", k.Name, opts, threads, err, k, p)
 			}
 		}
 	}

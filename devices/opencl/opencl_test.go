@@ -67,15 +67,8 @@ func checkOpts(t *testing.T, k *codegen.Kernel, opts []codegen.Options) {
 		if err != nil {
 			t.Fatalf("reference device: %v\n%s", err, p)
 		}
-		bufs[0].Zero()
-		if err := r.Run(bufs, nil); err != nil {
-			t.Fatalf("run: %v\n%s\n%s", err, p, r.(*runner).Source())
-		}
-		for i := range want.Len {
-			g, w := kt.Get(bufs[0], i), kt.Get(want, i)
-			if !kt.Close(g, w, want.DType) {
-				t.Fatalf("%s opts %+v: element %d = %v, want %v\n%s\n%s", k.Name, o, i, g, w, p, r.(*runner).Source())
-			}
+		if err := kt.RunDiff(r, bufs, want); err != nil {
+			t.Fatalf("%s opts %+v: %v\n%s\n%s", k.Name, o, err, p, r.(*runner).Source())
 		}
 	}
 }

@@ -2,7 +2,6 @@ package ref_test
 
 import (
 	"fmt"
-	"math/rand"
 	"testing"
 
 	"tiny/codegen"
@@ -26,20 +25,9 @@ var optionSets = []codegen.Options{{}, {NoMerge: true, NoReorder: true, NoUnroll
 // mean what the kernel does.
 func check(t *testing.T, k *codegen.Kernel) {
 	t.Helper()
-	bufs := kt.Alloc(k, rand.New(rand.NewSource(1)))
-	want := devices.Alloc(k.Bufs[0].DType, k.Bufs[0].Size)
-	want.Zero()
-	kt.Eval(k, append([]*devices.Buffer{want}, bufs[1:]...))
+	bufs, oracle := kt.Oracle(k)
 	for _, opts := range optionSets {
-		p, err := codegen.Lower(k, opts)
-		if err != nil {
-			t.Fatalf("lower: %v", err)
-		}
-		got, err := kt.Reference(p, bufs)
-		if err != nil {
-			t.Fatalf("%s opts %+v: %v\n%s", k.Name, opts, err, p)
-		}
-		if err := kt.Diff(got, want); err != nil {
+		if p, _, err := kt.LowerRef(k, opts, bufs, oracle); err != nil {
 			t.Fatalf("%s opts %+v: %v\n%s\n%s", k.Name, opts, err, k, p)
 		}
 	}

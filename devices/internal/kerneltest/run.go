@@ -48,3 +48,34 @@ func RunDiff(r devices.Runner, bufs []*devices.Buffer, want *devices.Buffer) err
 	}
 	return Diff(bufs[0], want)
 }
+
+// Oracle returns buffers for k (Alloc, seeded with 1) and, in a buffer of
+// its own, the output Eval computes from them.
+func Oracle(k *codegen.Kernel) (bufs []*devices.Buffer, want *devices.Buffer) {
+	bufs = Alloc(k, rand.New(rand.NewSource(1)))
+	want = devices.Alloc(k.Bufs[0].DType, k.Bufs[0].Size)
+	want.Zero()
+	Eval(k, append([]*devices.Buffer{want}, bufs[1:]...))
+	return bufs, want
+}
+
+// LowerRef lowers k under opts and runs the program on the reference
+// device over bufs' inputs (see Reference). When oracle is not nil, the
+// reference device's output must equal it element by element (see Diff),
+// so that a device is never compared with a wrong reference.
+func LowerRef(k *codegen.Kernel, opts codegen.Options, bufs []*devices.Buffer, oracle *devices.Buffer) (*codegen.Program, *devices.Buffer, error) {
+	p, err := codegen.Lower(k, opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("lower: %w", err)
+	}
+	want, err := Reference(p, bufs)
+	if err != nil {
+		return p, nil, fmt.Errorf("reference device: %w", err)
+	}
+	if oracle != nil {
+		if err := Diff(want, oracle); err != nil {
+			return p, nil, fmt.Errorf("reference device against the oracle: %w", err)
+		}
+	}
+	return p, want, nil
+}
