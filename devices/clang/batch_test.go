@@ -31,10 +31,10 @@ func TestCompileBatch(t *testing.T) {
 	s := shape.FromInts(100)
 	m := shape.FromInts(8, 50)
 	kernels := []*codegen.Kernel{
-		kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), spec(f32, 100)),  // E_100
-		kt.Kernel(s, kt.Op(codegen.OpSqrt, f32, kt.Load(1, f32, s)), spec(f32, 100)), // E_100 too
-		kt.Kernel(shape.FromInts(8, 1), kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Load(1, f32, m)), spec(f32, 400)),
-		kt.Kernel(shape.FromInts(1), kt.Reduce(codegen.OpMax, f32, []int{0}, kt.Load(1, f32, shape.FromInts(1<<16))), spec(f32, 1<<16)),
+		kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), kt.Spec(f32, 100)),  // E_100
+		kt.Kernel(s, kt.Op(codegen.OpSqrt, f32, kt.Load(1, f32, s)), kt.Spec(f32, 100)), // E_100 too
+		kt.Kernel(shape.FromInts(8, 1), kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Load(1, f32, m)), kt.Spec(f32, 400)),
+		kt.Kernel(shape.FromInts(1), kt.Reduce(codegen.OpMax, f32, []int{0}, kt.Load(1, f32, shape.FromInts(1<<16))), kt.Spec(f32, 1<<16)),
 	}
 	var ps []*codegen.Program
 	for _, k := range kernels {
@@ -113,7 +113,7 @@ func TestCompileBatchParallel(t *testing.T) {
 	var ps []*codegen.Program
 	for n := 1; n <= 20; n++ {
 		s := shape.FromInts(n * 7)
-		k := kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), spec(f32, n*7))
+		k := kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), kt.Spec(f32, n*7))
 		p, err := codegen.Lower(k, codegen.Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -94,23 +94,23 @@ func op(o codegen.Op, src ...*codegen.Node) *codegen.Node { return kt.Op(o, f32,
 
 func BenchmarkAdd(b *testing.B) {
 	s := full(n16M)
-	benchRow(b, []*codegen.Kernel{kt.Kernel(s, op(codegen.OpAdd, kt.Load(1, f32, s), kt.Load(2, f32, s)), spec(f32, n16M), spec(f32, n16M))}, nil)
+	benchRow(b, []*codegen.Kernel{kt.Kernel(s, op(codegen.OpAdd, kt.Load(1, f32, s), kt.Load(2, f32, s)), kt.Spec(f32, n16M), kt.Spec(f32, n16M))}, nil)
 }
 
 // BenchmarkFused is ((a*2+b)*c).sum() in one kernel.
 func BenchmarkFused(b *testing.B) {
 	s := full(n16M)
 	v := op(codegen.OpMul, op(codegen.OpAdd, op(codegen.OpMul, kt.Load(1, f32, s), konst(2, n16M)), kt.Load(2, f32, s)), kt.Load(3, f32, s))
-	benchRow(b, []*codegen.Kernel{kt.Kernel(full(1), kt.Reduce(codegen.OpAdd, f32, []int{0}, v), spec(f32, n16M), spec(f32, n16M), spec(f32, n16M))}, nil)
+	benchRow(b, []*codegen.Kernel{kt.Kernel(full(1), kt.Reduce(codegen.OpAdd, f32, []int{0}, v), kt.Spec(f32, n16M), kt.Spec(f32, n16M), kt.Spec(f32, n16M))}, nil)
 }
 
 func BenchmarkReduceAxis(b *testing.B) {
-	benchRow(b, []*codegen.Kernel{kt.Kernel(full(4096, 1), kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Load(1, f32, full(4096, 4096))), spec(f32, n16M))}, nil)
+	benchRow(b, []*codegen.Kernel{kt.Kernel(full(4096, 1), kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Load(1, f32, full(4096, 4096))), kt.Spec(f32, n16M))}, nil)
 }
 
 func BenchmarkTranspose(b *testing.B) {
 	x := kt.Must(full(4096, 4096).Permute([]int{1, 0}))
-	benchRow(b, []*codegen.Kernel{kt.Kernel(full(4096, 4096), kt.Load(1, f32, x), spec(f32, n16M))}, nil)
+	benchRow(b, []*codegen.Kernel{kt.Kernel(full(4096, 4096), kt.Load(1, f32, x), kt.Spec(f32, n16M))}, nil)
 }
 
 // BenchmarkSoftmax is softmax over the rows of 4096x1024 as three kernels:
@@ -122,9 +122,9 @@ func BenchmarkSoftmax(b *testing.B) {
 	e := func() *codegen.Node {
 		return op(codegen.OpExp2, op(codegen.OpMul, op(codegen.OpSub, kt.Load(1, f32, x), kt.Load(2, f32, col)), konst(math.Log2E, rows, cols)))
 	}
-	mx := kt.Kernel(full(rows, 1), kt.Reduce(codegen.OpMax, f32, []int{1}, kt.Load(1, f32, x)), spec(f32, rows*cols))
-	sum := kt.Kernel(full(rows, 1), kt.Reduce(codegen.OpAdd, f32, []int{1}, e()), spec(f32, rows*cols), spec(f32, rows))
-	out := kt.Kernel(x, op(codegen.OpMul, e(), op(codegen.OpRecip, kt.Load(3, f32, col))), spec(f32, rows*cols), spec(f32, rows), spec(f32, rows))
+	mx := kt.Kernel(full(rows, 1), kt.Reduce(codegen.OpMax, f32, []int{1}, kt.Load(1, f32, x)), kt.Spec(f32, rows*cols))
+	sum := kt.Kernel(full(rows, 1), kt.Reduce(codegen.OpAdd, f32, []int{1}, e()), kt.Spec(f32, rows*cols), kt.Spec(f32, rows))
+	out := kt.Kernel(x, op(codegen.OpMul, e(), op(codegen.OpRecip, kt.Load(3, f32, col))), kt.Spec(f32, rows*cols), kt.Spec(f32, rows), kt.Spec(f32, rows))
 	benchRow(b, []*codegen.Kernel{mx, sum, out}, func(j int, bufs [][]*devices.Buffer) {
 		switch j {
 		case 1:
@@ -138,7 +138,7 @@ func BenchmarkSoftmax(b *testing.B) {
 func matmul(n int) *codegen.Kernel {
 	a := kt.Must(full(n, 1, n).ExpandInts([]int{n, n, n}))
 	bt := kt.Must(kt.Must(kt.Must(full(n, n).Permute([]int{1, 0})).ReshapeInts([]int{1, n, n})).ExpandInts([]int{n, n, n}))
-	return kt.Kernel(full(n, n, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, op(codegen.OpMul, kt.Load(1, f32, a), kt.Load(2, f32, bt))), spec(f32, n*n), spec(f32, n*n))
+	return kt.Kernel(full(n, n, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, op(codegen.OpMul, kt.Load(1, f32, a), kt.Load(2, f32, bt))), kt.Spec(f32, n*n), kt.Spec(f32, n*n))
 }
 
 func BenchmarkMatmul512(b *testing.B)  { benchRow(b, []*codegen.Kernel{matmul(512)}, nil) }
@@ -148,5 +148,5 @@ func BenchmarkMatmul1024(b *testing.B) { benchRow(b, []*codegen.Kernel{matmul(10
 func BenchmarkExpSin(b *testing.B) {
 	s := full(n16M)
 	v := op(codegen.OpAdd, op(codegen.OpExp2, op(codegen.OpMul, kt.Load(1, f32, s), konst(math.Log2E, n16M))), op(codegen.OpSin, kt.Load(2, f32, s)))
-	benchRow(b, []*codegen.Kernel{kt.Kernel(s, v, spec(f32, n16M), spec(f32, n16M))}, nil)
+	benchRow(b, []*codegen.Kernel{kt.Kernel(s, v, kt.Spec(f32, n16M), kt.Spec(f32, n16M))}, nil)
 }

@@ -214,7 +214,7 @@ func TestCompilePrunes(t *testing.T) {
 	d := open(t, dir, 1)
 	program := func(n int) *codegen.Program {
 		s := shape.FromInts(n)
-		p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), spec(f32, n)), codegen.Options{})
+		p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), kt.Spec(f32, n)), codegen.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -368,7 +368,7 @@ func TestCacheMaxInvalid(t *testing.T) {
 		t.Errorf("Probe with a bad bound: %v", err)
 	}
 	s := shape.FromInts(3)
-	p, err := codegen.Lower(kt.Kernel(s, kt.Load(1, f32, s), spec(f32, 3)), codegen.Options{})
+	p, err := codegen.Lower(kt.Kernel(s, kt.Load(1, f32, s), kt.Spec(f32, 3)), codegen.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,6 @@ import (
 
 var f32 = codegen.Float32
 
-func spec(d codegen.DType, n int) codegen.BufSpec { return codegen.BufSpec{DType: d, Size: n} }
-
 // open returns a CLANG device caching into dir, skipping the test when no
 // C compiler works.
 func open(t testing.TB, dir string, threads int) devices.Device {
@@ -65,25 +63,25 @@ func checkOpts(t *testing.T, k *codegen.Kernel, optsList []codegen.Options) {
 
 func TestElementwise(t *testing.T) {
 	s := shape.FromInts(64, 33)
-	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, s), kt.Load(2, f32, s)), spec(f32, 64*33), spec(f32, 64*33)))
+	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, s), kt.Load(2, f32, s)), kt.Spec(f32, 64*33), kt.Spec(f32, 64*33)))
 	row := kt.Must(shape.FromInts(1, 33).ExpandInts([]int{64, 33}))
 	c := kt.Must(shape.FromInts(1, 1).ExpandInts([]int{64, 33}))
 	check(t, kt.Kernel(s, kt.Op(codegen.OpMul, f32, kt.Op(codegen.OpSub, f32, kt.Load(1, f32, s), kt.Load(2, f32, row)), kt.Const(2.5, f32, c)),
-		spec(f32, 64*33), spec(f32, 33)))
+		kt.Spec(f32, 64*33), kt.Spec(f32, 33)))
 	tr := kt.Must(shape.FromInts(3, 100).Permute([]int{1, 0}))
 	s2 := shape.FromInts(100, 3)
 	zero := kt.Const(0, f32, kt.Must(shape.FromInts(1, 1).ExpandInts([]int{100, 3})))
-	check(t, kt.Kernel(s2, kt.Op(codegen.OpSqrt, f32, kt.Op(codegen.OpMax, f32, kt.Load(1, f32, tr), zero)), spec(f32, 300)))
+	check(t, kt.Kernel(s2, kt.Op(codegen.OpSqrt, f32, kt.Op(codegen.OpMax, f32, kt.Load(1, f32, tr), zero)), kt.Spec(f32, 300)))
 	// A transpose big enough to be tiled, with edges that are not whole tiles.
 	big := kt.Must(shape.FromInts(100, 130).Permute([]int{1, 0}))
-	check(t, kt.Kernel(shape.FromInts(130, 100), kt.Load(1, f32, big), spec(f32, 13000)))
+	check(t, kt.Kernel(shape.FromInts(130, 100), kt.Load(1, f32, big), kt.Spec(f32, 13000)))
 }
 
 func TestTranscendentals(t *testing.T) {
 	s := shape.FromInts(5000)
 	for _, op := range []codegen.Op{codegen.OpExp2, codegen.OpLog2, codegen.OpSin, codegen.OpSqrt, codegen.OpRecip} {
 		for _, d := range []codegen.DType{codegen.Float16, codegen.Float32, codegen.Float64} {
-			check(t, kt.Kernel(s, kt.Op(op, d, kt.Load(1, d, s)), spec(d, 5000)))
+			check(t, kt.Kernel(s, kt.Op(op, d, kt.Load(1, d, s)), kt.Spec(d, 5000)))
 		}
 	}
 }
@@ -91,11 +89,11 @@ func TestTranscendentals(t *testing.T) {
 func TestPadAndMultiView(t *testing.T) {
 	pad := kt.Must(shape.FromInts(30, 30).PadInts([][2]int{{1, 2}, {3, 0}}))
 	s := shape.FromInts(33, 33)
-	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, pad), kt.Const(1, f32, kt.Must(pad.ReshapeInts([]int{33, 33})))), spec(f32, 900)))
+	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, pad), kt.Const(1, f32, kt.Must(pad.ReshapeInts([]int{33, 33})))), kt.Spec(f32, 900)))
 	mv := kt.Must(kt.Must(shape.FromInts(6, 10).Permute([]int{1, 0})).ReshapeInts([]int{4, 15}))
-	check(t, kt.Kernel(shape.FromInts(4, 15), kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, mv)), spec(f32, 60)))
+	check(t, kt.Kernel(shape.FromInts(4, 15), kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, mv)), kt.Spec(f32, 60)))
 	flip := kt.Must(shape.FromInts(7, 9).Flip([]bool{true, false}))
-	check(t, kt.Kernel(shape.FromInts(7, 9), kt.Load(1, f32, flip), spec(f32, 63)))
+	check(t, kt.Kernel(shape.FromInts(7, 9), kt.Load(1, f32, flip), kt.Spec(f32, 63)))
 }
 
 func TestReduce(t *testing.T) {
@@ -106,7 +104,7 @@ func TestReduce(t *testing.T) {
 	b := kt.Must(kt.Must(shape.FromInts(24, 70).Permute([]int{1, 0})).ReshapeInts([]int{1, 70, 24}))
 	b = kt.Must(b.ExpandInts([]int{16, 70, 24}))
 	check(t, kt.Kernel(shape.FromInts(16, 70, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))),
-		spec(f32, 16*24), spec(f32, 24*70)))
+		kt.Spec(f32, 16*24), kt.Spec(f32, 24*70)))
 	// Register-tiled matmuls, rows not a multiple of the tile, columns a
 	// multiple of 64 or not, with a bias added after the reduce; 33, 37 and
 	// 70 rows and 133 and 300 columns end in a shifted tile.
@@ -116,7 +114,7 @@ func TestReduce(t *testing.T) {
 		b := kt.Must(kt.Must(kt.Must(shape.FromInts(40, n).Permute([]int{1, 0})).ReshapeInts([]int{1, n, 40})).ExpandInts([]int{m, n, 40}))
 		mm := kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b)))
 		bias := kt.Must(shape.FromInts(1, n, 1).ExpandInts([]int{m, n, 1}))
-		check(t, kt.Kernel(shape.FromInts(m, n, 1), kt.Op(codegen.OpAdd, f32, mm, kt.Load(3, f32, bias)), spec(f32, m*40), spec(f32, 40*n), spec(f32, n)))
+		check(t, kt.Kernel(shape.FromInts(m, n, 1), kt.Op(codegen.OpAdd, f32, mm, kt.Load(3, f32, bias)), kt.Spec(f32, m*40), kt.Spec(f32, 40*n), kt.Spec(f32, n)))
 	}
 	// a @ b.T and row sums over 1000 and 999: lanes of 16 with a tail loop,
 	// dot copies ending in shifted tiles.
@@ -125,8 +123,8 @@ func TestReduce(t *testing.T) {
 		a := kt.Must(shape.FromInts(m, 1, k).ExpandInts([]int{m, n, k}))
 		b := kt.Must(shape.FromInts(1, n, k).ExpandInts([]int{m, n, k}))
 		check(t, kt.Kernel(shape.FromInts(m, n, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))),
-			spec(f32, m*k), spec(f32, n*k)))
-		check(t, kt.Kernel(shape.FromInts(m, 1), kt.Reduce(codegen.OpMax, f32, []int{1}, kt.Load(1, f32, shape.FromInts(m, k))), spec(f32, m*k)))
+			kt.Spec(f32, m*k), kt.Spec(f32, n*k)))
+		check(t, kt.Kernel(shape.FromInts(m, 1), kt.Reduce(codegen.OpMax, f32, []int{1}, kt.Load(1, f32, shape.FromInts(m, k))), kt.Spec(f32, m*k)))
 	}
 }
 
@@ -135,24 +133,24 @@ func TestDTypes(t *testing.T) {
 	s := shape.FromInts(50, 41)
 	for _, from := range codegen.DTypes {
 		for _, to := range codegen.DTypes {
-			check(t, kt.Kernel(s, kt.Op(codegen.OpCast, to, kt.Load(1, from, s)), spec(from, 50*41)))
+			check(t, kt.Kernel(s, kt.Op(codegen.OpCast, to, kt.Load(1, from, s)), kt.Spec(from, 50*41)))
 		}
 		if from != codegen.Bool {
 			for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMax} {
-				check(t, kt.Kernel(shape.FromInts(50, 1), kt.Reduce(op, from, []int{1}, kt.Load(1, from, s)), spec(from, 50*41)))
-				check(t, kt.Kernel(shape.FromInts(1, 41), kt.Reduce(op, from, []int{0}, kt.Load(1, from, s)), spec(from, 50*41)))
+				check(t, kt.Kernel(shape.FromInts(50, 1), kt.Reduce(op, from, []int{1}, kt.Load(1, from, s)), kt.Spec(from, 50*41)))
+				check(t, kt.Kernel(shape.FromInts(1, 41), kt.Reduce(op, from, []int{0}, kt.Load(1, from, s)), kt.Spec(from, 50*41)))
 			}
 			// A reduce split across workers, with two accumulators.
 			long := shape.FromInts(1 << 16)
 			v := kt.Op(codegen.OpAdd, from, kt.Reduce(codegen.OpAdd, from, []int{0}, kt.Load(1, from, long)), kt.Reduce(codegen.OpMax, from, []int{0}, kt.Load(1, from, long)))
 			if from != codegen.Float16 && from != codegen.Uint8 { // sums of 65536 halves or bytes overflow
-				check(t, kt.Kernel(shape.FromInts(1), v, spec(from, 1<<16)))
+				check(t, kt.Kernel(shape.FromInts(1), v, kt.Spec(from, 1<<16)))
 			}
 		}
 	}
 	for _, d := range []codegen.DType{codegen.Uint8, codegen.Int32, codegen.Int64} {
 		for _, op := range []codegen.Op{codegen.OpIDiv, codegen.OpMod, codegen.OpAnd, codegen.OpXor, codegen.OpMax} {
-			check(t, kt.Kernel(s, kt.Op(op, d, kt.Load(1, d, s), kt.Load(2, d, s)), spec(d, 50*41), spec(d, 50*41)))
+			check(t, kt.Kernel(s, kt.Op(op, d, kt.Load(1, d, s), kt.Load(2, d, s)), kt.Spec(d, 50*41), kt.Spec(d, 50*41)))
 		}
 	}
 }
@@ -164,7 +162,7 @@ func TestRandomKernels(t *testing.T) {
 
 func TestRenderSignature(t *testing.T) {
 	s := shape.FromInts(10)
-	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, s), kt.Load(2, f32, s)), spec(f32, 10), spec(f32, 10)), codegen.Options{})
+	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, s), kt.Load(2, f32, s)), kt.Spec(f32, 10), kt.Spec(f32, 10)), codegen.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,10 +175,10 @@ func TestRenderSignature(t *testing.T) {
 // TestEdgeKernels covers programs without loops and empty buffers.
 func TestEdgeKernels(t *testing.T) {
 	one := shape.FromInts(1)
-	check(t, kt.Kernel(one, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, one), kt.Const(3, f32, one)), spec(f32, 1)))
-	check(t, kt.Kernel(shape.FromInts(1, 1), kt.Reduce(codegen.OpMax, f32, []int{0, 1}, kt.Load(1, f32, shape.FromInts(3, 5))), spec(f32, 15)))
+	check(t, kt.Kernel(one, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, one), kt.Const(3, f32, one)), kt.Spec(f32, 1)))
+	check(t, kt.Kernel(shape.FromInts(1, 1), kt.Reduce(codegen.OpMax, f32, []int{0, 1}, kt.Load(1, f32, shape.FromInts(3, 5))), kt.Spec(f32, 15)))
 	empty := shape.FromInts(0, 4)
-	check(t, kt.Kernel(empty, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, empty)), spec(f32, 0)))
+	check(t, kt.Kernel(empty, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, empty)), kt.Spec(f32, 0)))
 }
 
 // TestGather checks loads whose index depends on a loaded value, with

@@ -24,7 +24,7 @@ func TestDebugSource(t *testing.T) {
 	var log bytes.Buffer
 	d, _ := Open(devices.Options{Debug: 4, Log: &log})
 	s := shape.FromInts(12)
-	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), spec(f32, 12)), codegen.Options{})
+	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), kt.Spec(f32, 12)), codegen.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestNoCompiler(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := shape.FromInts(3)
-	p, _ := codegen.Lower(kt.Kernel(s, kt.Load(1, f32, s), spec(f32, 3)), codegen.Options{})
+	p, _ := codegen.Lower(kt.Kernel(s, kt.Load(1, f32, s), kt.Spec(f32, 3)), codegen.Options{})
 	if _, err := d.Compile(p); err == nil || !strings.Contains(err.Error(), "no C compiler found") {
 		t.Errorf("Compile without a compiler: %v", err)
 	}

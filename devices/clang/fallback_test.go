@@ -75,7 +75,7 @@ func TestUnwritableCacheFallsBack(t *testing.T) {
 	}
 	d, _ := Open(devices.Options{CacheDir: dir})
 	s := shape.FromInts(5)
-	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), spec(f32, 5)), codegen.Options{})
+	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), kt.Spec(f32, 5)), codegen.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestCancelKillsCompiler(t *testing.T) {
 	defer cancel()
 	d, _ := Open(devices.Options{CacheDir: t.TempDir(), Context: func() context.Context { return ctx }})
 	s := shape.FromInts(7)
-	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), spec(f32, 7)), codegen.Options{})
+	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), kt.Spec(f32, 7)), codegen.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,7 @@ func mathCheck(t *testing.T, op codegen.Op, f func(float64) float64, xs []float3
 	d := open(t, "", 2)
 	n := len(xs)
 	s := shape.FromInts(n)
-	p, err := codegen.Lower(kt.Kernel(s, kt.Op(op, f32, kt.Load(1, f32, s)), spec(f32, n)), codegen.Options{})
+	p, err := codegen.Lower(kt.Kernel(s, kt.Op(op, f32, kt.Load(1, f32, s)), kt.Spec(f32, n)), codegen.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestStreamedSin(t *testing.T) {
 	d := open(t, "", 3)
 	n := streamElems
 	s := shape.FromInts(n)
-	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Op(codegen.OpSin, f32, kt.Load(1, f32, s)), kt.Load(1, f32, s)), spec(f32, n)), codegen.Options{})
+	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Op(codegen.OpSin, f32, kt.Load(1, f32, s)), kt.Load(1, f32, s)), kt.Spec(f32, n)), codegen.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

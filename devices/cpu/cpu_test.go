@@ -11,8 +11,6 @@ import (
 
 var f32 = codegen.Float32
 
-func spec(d codegen.DType, n int) codegen.BufSpec { return codegen.BufSpec{DType: d, Size: n} }
-
 // check runs k on the CPU device under every option set, including targets
 // small enough that random kernels get register tiles, lanes and transpose
 // tiles, and compares with the oracle.
@@ -49,16 +47,16 @@ func checkOpts(t *testing.T, k *codegen.Kernel, optsList []codegen.Options) {
 
 func TestElementwise(t *testing.T) {
 	s := shape.FromInts(64, 33)
-	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, s), kt.Load(2, f32, s)), spec(f32, 64*33), spec(f32, 64*33)))
+	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, s), kt.Load(2, f32, s)), kt.Spec(f32, 64*33), kt.Spec(f32, 64*33)))
 	// Broadcast through a stride-0 view and a constant.
 	row := kt.Must(shape.FromInts(1, 33).ExpandInts([]int{64, 33}))
 	c := kt.Must(shape.FromInts(1, 1).ExpandInts([]int{64, 33}))
 	check(t, kt.Kernel(s, kt.Op(codegen.OpMul, f32, kt.Op(codegen.OpSub, f32, kt.Load(1, f32, s), kt.Load(2, f32, row)), kt.Const(2.5, f32, c)),
-		spec(f32, 64*33), spec(f32, 33)))
+		kt.Spec(f32, 64*33), kt.Spec(f32, 33)))
 	// Transposed input, small inner dim.
 	tr := kt.Must(shape.FromInts(3, 100).Permute([]int{1, 0}))
 	s2 := shape.FromInts(100, 3)
-	check(t, kt.Kernel(s2, kt.Op(codegen.OpSqrt, f32, kt.Op(codegen.OpMax, f32, kt.Load(1, f32, tr), kt.Const(0, f32, kt.Must(shape.FromInts(1, 1).ExpandInts([]int{100, 3}))))), spec(f32, 300)))
+	check(t, kt.Kernel(s2, kt.Op(codegen.OpSqrt, f32, kt.Op(codegen.OpMax, f32, kt.Load(1, f32, tr), kt.Const(0, f32, kt.Must(shape.FromInts(1, 1).ExpandInts([]int{100, 3}))))), kt.Spec(f32, 300)))
 }
 
 // TestTiled covers transposes walked in codegen's square tiles (the
@@ -66,7 +64,7 @@ func TestElementwise(t *testing.T) {
 // tiles that do not divide the sizes evenly or do.
 func TestTiled(t *testing.T) {
 	x := kt.Must(shape.FromInts(256, 384).Permute([]int{1, 0}))
-	k := kt.Kernel(shape.FromInts(384, 256), kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, x), kt.Load(1, f32, x)), spec(f32, 256*384))
+	k := kt.Kernel(shape.FromInts(384, 256), kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, x), kt.Load(1, f32, x)), kt.Spec(f32, 256*384))
 	p, err := codegen.Lower(k, codegen.Options{Target: &cpuTarget})
 	if err != nil {
 		t.Fatal(err)
@@ -82,21 +80,21 @@ func TestTiled(t *testing.T) {
 	}
 	check(t, k)
 	x = kt.Must(shape.FromInts(50, 70).Permute([]int{1, 0}))
-	check(t, kt.Kernel(shape.FromInts(70, 50), kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, x), kt.Load(1, f32, x)), spec(f32, 3500)))
+	check(t, kt.Kernel(shape.FromInts(70, 50), kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, x), kt.Load(1, f32, x)), kt.Spec(f32, 3500)))
 }
 
 func TestPadAndMultiView(t *testing.T) {
 	pad := kt.Must(shape.FromInts(30, 30).PadInts([][2]int{{1, 2}, {3, 0}}))
 	s := shape.FromInts(33, 33)
-	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, pad), kt.Const(1, f32, kt.Must(pad.ReshapeInts([]int{33, 33})))), spec(f32, 900)))
+	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, pad), kt.Const(1, f32, kt.Must(pad.ReshapeInts([]int{33, 33})))), kt.Spec(f32, 900)))
 	// A permute then a reshape that needs a second view: div/mod indices.
 	mv := kt.Must(kt.Must(shape.FromInts(6, 10).Permute([]int{1, 0})).ReshapeInts([]int{4, 15}))
 	if len(mv.Views) < 2 {
 		t.Fatalf("want a multi-view tracker, got %s", mv)
 	}
-	check(t, kt.Kernel(shape.FromInts(4, 15), kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, mv)), spec(f32, 60)))
+	check(t, kt.Kernel(shape.FromInts(4, 15), kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, mv)), kt.Spec(f32, 60)))
 	flip := kt.Must(shape.FromInts(7, 9).Flip([]bool{true, false}))
-	check(t, kt.Kernel(shape.FromInts(7, 9), kt.Load(1, f32, flip), spec(f32, 63)))
+	check(t, kt.Kernel(shape.FromInts(7, 9), kt.Load(1, f32, flip), kt.Spec(f32, 63)))
 }
 
 func TestReduce(t *testing.T) {
@@ -105,12 +103,12 @@ func TestReduce(t *testing.T) {
 	}
 	// Sum over axis 1 of a transposed matrix, and a matmul-shaped reduce.
 	x := kt.Must(shape.FromInts(50, 40).Permute([]int{1, 0}))
-	check(t, kt.Kernel(shape.FromInts(40, 1), kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Load(1, f32, x)), spec(f32, 2000)))
+	check(t, kt.Kernel(shape.FromInts(40, 1), kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Load(1, f32, x)), kt.Spec(f32, 2000)))
 	a := kt.Must(shape.FromInts(16, 1, 24).ExpandInts([]int{16, 70, 24}))
 	b := kt.Must(kt.Must(shape.FromInts(24, 70).Permute([]int{1, 0})).ReshapeInts([]int{1, 70, 24}))
 	b = kt.Must(b.ExpandInts([]int{16, 70, 24}))
 	check(t, kt.Kernel(shape.FromInts(16, 70, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))),
-		spec(f32, 16*24), spec(f32, 24*70)))
+		kt.Spec(f32, 16*24), kt.Spec(f32, 24*70)))
 }
 
 // TestRandomKernels checks random small kernels against the oracle.
@@ -126,13 +124,13 @@ func TestDTypes(t *testing.T) {
 		if d == codegen.Bool {
 			op = codegen.OpOr
 		}
-		check(t, kt.Kernel(s, kt.Op(op, d, kt.Load(1, d, s), kt.Load(2, d, s)), spec(d, 1500), spec(d, 1500)))
-		check(t, kt.Kernel(s, kt.Op(codegen.OpCast, d, kt.Load(1, f32, s)), spec(f32, 1500)))
-		check(t, kt.Kernel(s, kt.Op(codegen.OpCast, f32, kt.Load(1, d, s)), spec(d, 1500)))
+		check(t, kt.Kernel(s, kt.Op(op, d, kt.Load(1, d, s), kt.Load(2, d, s)), kt.Spec(d, 1500), kt.Spec(d, 1500)))
+		check(t, kt.Kernel(s, kt.Op(codegen.OpCast, d, kt.Load(1, f32, s)), kt.Spec(f32, 1500)))
+		check(t, kt.Kernel(s, kt.Op(codegen.OpCast, f32, kt.Load(1, d, s)), kt.Spec(d, 1500)))
 		// A reduce long enough to be split across workers: the partials
 		// of every dtype are combined and copied back.
 		for _, n := range []int{16, 20000} {
-			check(t, kt.Kernel(shape.FromInts(1), kt.Reduce(codegen.OpMax, d, []int{0}, kt.Load(1, d, shape.FromInts(n))), spec(d, n)))
+			check(t, kt.Kernel(shape.FromInts(1), kt.Reduce(codegen.OpMax, d, []int{0}, kt.Load(1, d, shape.FromInts(n))), kt.Spec(d, n)))
 		}
 	}
 }
@@ -148,7 +146,7 @@ func TestCastValues(t *testing.T) {
 	}
 	s := shape.FromInts(len(in))
 	for d, w := range want {
-		k := kt.Kernel(s, kt.Op(codegen.OpCast, d, kt.Load(1, f32, s)), spec(f32, len(in)))
+		k := kt.Kernel(s, kt.Op(codegen.OpCast, d, kt.Load(1, f32, s)), kt.Spec(f32, len(in)))
 		p, _ := codegen.Lower(k, codegen.Options{})
 		dev, _ := Open(devices.Options{})
 		r, _ := dev.Compile(p)
@@ -169,18 +167,18 @@ func TestCastValues(t *testing.T) {
 // kernels and two reduces in one kernel.
 func TestEdgeShapes(t *testing.T) {
 	e := shape.FromInts(0, 3)
-	check(t, kt.Kernel(e, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, e)), spec(f32, 0)))
+	check(t, kt.Kernel(e, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, e)), kt.Spec(f32, 0)))
 	for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMax, codegen.OpMul} {
-		check(t, kt.Kernel(shape.FromInts(1, 3), kt.Reduce(op, f32, []int{0}, kt.Load(1, f32, e)), spec(f32, 0)))
+		check(t, kt.Kernel(shape.FromInts(1, 3), kt.Reduce(op, f32, []int{0}, kt.Load(1, f32, e)), kt.Spec(f32, 0)))
 	}
 	sc := shape.FromInts()
-	check(t, kt.Kernel(sc, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, sc), kt.Const(3, f32, sc)), spec(f32, 1)))
+	check(t, kt.Kernel(sc, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, sc), kt.Const(3, f32, sc)), kt.Spec(f32, 1)))
 	x := shape.FromInts(37, 300)
 	two := kt.Op(codegen.OpSub, f32,
 		kt.Reduce(codegen.OpMax, f32, []int{1}, kt.Load(1, f32, x)),
 		kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, x), kt.Load(1, f32, x))))
-	check(t, kt.Kernel(shape.FromInts(37, 1), two, spec(f32, 37*300)))
-	check(t, kt.Kernel(shape.FromInts(1, 300), kt.Reduce(codegen.OpAdd, codegen.Int32, []int{0}, kt.Load(1, codegen.Int32, x)), spec(codegen.Int32, 37*300)))
+	check(t, kt.Kernel(shape.FromInts(37, 1), two, kt.Spec(f32, 37*300)))
+	check(t, kt.Kernel(shape.FromInts(1, 300), kt.Reduce(codegen.OpAdd, codegen.Int32, []int{0}, kt.Load(1, codegen.Int32, x)), kt.Spec(codegen.Int32, 37*300)))
 }
 
 // TestChain checks sum((x*y+z)*w) folded in one pass (accumChain), with
@@ -200,7 +198,7 @@ func TestChain(t *testing.T) {
 		mul(add(mul(ld(1), ld(2)), k(0.5)), ld(3)),
 		mul(add(mul(ld(1), ld(2)), ld(3)), k(3)),
 	} {
-		check(t, kt.Kernel(shape.FromInts(1), kt.Reduce(codegen.OpAdd, f32, []int{0}, v), spec(f32, n), spec(f32, n), spec(f32, n)))
+		check(t, kt.Kernel(shape.FromInts(1), kt.Reduce(codegen.OpAdd, f32, []int{0}, v), kt.Spec(f32, n), kt.Spec(f32, n), kt.Spec(f32, n)))
 	}
 }
 
@@ -212,16 +210,16 @@ func TestOuterIndex(t *testing.T) {
 	// Row sums of a flipped, padded matrix: the load's index and gate mix
 	// the row variable with the reduce variable.
 	pad := kt.Must(kt.Must(shape.FromInts(30, 41).Flip([]bool{true, false})).PadInts([][2]int{{2, 1}, {0, 3}}))
-	check(t, kt.Kernel(shape.FromInts(33, 1), kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Load(1, f32, pad)), spec(f32, 30*41)))
+	check(t, kt.Kernel(shape.FromInts(33, 1), kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Load(1, f32, pad)), kt.Spec(f32, 30*41)))
 	// A permute and a reshape (two views): div and mod of the outer variable.
 	mv := kt.Must(kt.Must(shape.FromInts(12, 50).Permute([]int{1, 0})).ReshapeInts([]int{40, 15}))
-	check(t, kt.Kernel(shape.FromInts(40, 1), kt.Reduce(codegen.OpMax, f32, []int{1}, kt.Load(1, f32, mv)), spec(f32, 600)))
-	check(t, kt.Kernel(shape.FromInts(1, 15), kt.Reduce(codegen.OpAdd, f32, []int{0}, kt.Load(1, f32, mv)), spec(f32, 600)))
+	check(t, kt.Kernel(shape.FromInts(40, 1), kt.Reduce(codegen.OpMax, f32, []int{1}, kt.Load(1, f32, mv)), kt.Spec(f32, 600)))
+	check(t, kt.Kernel(shape.FromInts(1, 15), kt.Reduce(codegen.OpAdd, f32, []int{0}, kt.Load(1, f32, mv)), kt.Spec(f32, 600)))
 	// A matmul whose A is seen through two views.
 	a := kt.Must(kt.Must(kt.Must(kt.Must(shape.FromInts(24, 16).Permute([]int{1, 0})).ReshapeInts([]int{16, 24})).ReshapeInts([]int{16, 1, 24})).ExpandInts([]int{16, 40, 24}))
 	b := kt.Must(kt.Must(kt.Must(shape.FromInts(24, 40).Permute([]int{1, 0})).ReshapeInts([]int{1, 40, 24})).ExpandInts([]int{16, 40, 24}))
 	checkOpts(t, kt.Kernel(shape.FromInts(16, 40, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))),
-		spec(f32, 16*24), spec(f32, 24*40)), rowTargets)
+		kt.Spec(f32, 16*24), kt.Spec(f32, 24*40)), rowTargets)
 }
 
 // TestScaledExp2 checks EXP2s that compute their scaled argument as they go
@@ -244,11 +242,11 @@ func TestScaledExp2(t *testing.T) {
 			exp2(mul(x, k(100))),
 			kt.Op(codegen.OpDiv, d, exp2(mul(k(-70), x)), m),
 		} {
-			check(t, kt.Kernel(s, v, spec(d, 37*300), spec(d, 37)))
+			check(t, kt.Kernel(s, v, kt.Spec(d, 37*300), kt.Spec(d, 37)))
 		}
 		// The sum of a softmax: a reduce of the scaled EXP2.
 		e := exp2(mul(kt.Op(codegen.OpSub, d, x, m), k(1.4426950408889634)))
-		check(t, kt.Kernel(shape.FromInts(37, 1), kt.Reduce(codegen.OpAdd, d, []int{1}, e), spec(d, 37*300), spec(d, 37)))
+		check(t, kt.Kernel(shape.FromInts(37, 1), kt.Reduce(codegen.OpAdd, d, []int{1}, e), kt.Spec(d, 37*300), kt.Spec(d, 37)))
 	}
 }
 

@@ -27,7 +27,7 @@ func matmulOf(d codegen.DType, m, n, k int, padA, padB bool) *codegen.Kernel {
 	a := kt.Must(kt.Must(at.ReshapeInts([]int{m, 1, k})).ExpandInts([]int{m, n, k}))
 	b := kt.Must(kt.Must(kt.Must(bt.Permute([]int{1, 0})).ReshapeInts([]int{1, n, k})).ExpandInts([]int{m, n, k}))
 	return kt.Kernel(shape.FromInts(m, n, 1), kt.Reduce(codegen.OpAdd, d, []int{2}, kt.Op(codegen.OpMul, d, kt.Load(1, d, a), kt.Load(2, d, b))),
-		spec(d, asz), spec(d, bsz))
+		kt.Spec(d, asz), kt.Spec(d, bsz))
 }
 
 // rowTargets are register tiles of 2 to 8 rows (groups of four and
@@ -107,7 +107,7 @@ func TestLaneTail(t *testing.T) {
 	for _, d := range []codegen.DType{f32, codegen.Int32} {
 		for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMax} {
 			s := shape.FromInts(7, 1000)
-			checkOpts(t, kt.Kernel(shape.FromInts(7, 1), kt.Reduce(op, d, []int{1}, kt.Load(1, d, s)), spec(d, 7000)), laneTargets)
+			checkOpts(t, kt.Kernel(shape.FromInts(7, 1), kt.Reduce(op, d, []int{1}, kt.Load(1, d, s)), kt.Spec(d, 7000)), laneTargets)
 		}
 	}
 	for _, mnk := range [][3]int{{37, 70, 999}, {9, 17, 50}} {
@@ -115,6 +115,6 @@ func TestLaneTail(t *testing.T) {
 		a := kt.Must(shape.FromInts(m, 1, k).ExpandInts([]int{m, n, k}))
 		b := kt.Must(shape.FromInts(1, n, k).ExpandInts([]int{m, n, k}))
 		checkOpts(t, kt.Kernel(shape.FromInts(m, n, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))),
-			spec(f32, m*k), spec(f32, n*k)), laneTargets)
+			kt.Spec(f32, m*k), kt.Spec(f32, n*k)), laneTargets)
 	}
 }

@@ -14,8 +14,6 @@ import (
 
 var f32 = codegen.Float32
 
-func spec(d codegen.DType, n int) codegen.BufSpec { return codegen.BufSpec{DType: d, Size: n} }
-
 // open returns the GPU device, skipping the test where OpenCL has no
 // platform.
 func open(t testing.TB) *Device {
@@ -75,21 +73,21 @@ func checkOpts(t *testing.T, k *codegen.Kernel, opts []codegen.Options) {
 
 func TestElementwise(t *testing.T) {
 	s := shape.FromInts(64, 33)
-	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, s), kt.Load(2, f32, s)), spec(f32, 64*33), spec(f32, 64*33)))
+	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, s), kt.Load(2, f32, s)), kt.Spec(f32, 64*33), kt.Spec(f32, 64*33)))
 	tr := kt.Must(shape.FromInts(3, 100).Permute([]int{1, 0}))
 	check(t, kt.Kernel(shape.FromInts(100, 3), kt.Op(codegen.OpSqrt, f32, kt.Op(codegen.OpMax, f32, kt.Load(1, f32, tr),
-		kt.Const(0, f32, kt.Must(shape.FromInts(1, 1).ExpandInts([]int{100, 3}))))), spec(f32, 300)))
+		kt.Const(0, f32, kt.Must(shape.FromInts(1, 1).ExpandInts([]int{100, 3}))))), kt.Spec(f32, 300)))
 	// A three-axis permute: three NDRange dimensions.
 	p3 := kt.Must(shape.FromInts(5, 6, 7).Permute([]int{2, 0, 1}))
-	check(t, kt.Kernel(shape.FromInts(7, 5, 6), kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, p3)), spec(f32, 210)))
+	check(t, kt.Kernel(shape.FromInts(7, 5, 6), kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, p3)), kt.Spec(f32, 210)))
 }
 
 func TestPadAndMultiView(t *testing.T) {
 	pad := kt.Must(shape.FromInts(30, 30).PadInts([][2]int{{1, 2}, {3, 0}}))
 	s := shape.FromInts(33, 33)
-	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, pad), kt.Const(1, f32, kt.Must(pad.ReshapeInts([]int{33, 33})))), spec(f32, 900)))
+	check(t, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, pad), kt.Const(1, f32, kt.Must(pad.ReshapeInts([]int{33, 33})))), kt.Spec(f32, 900)))
 	mv := kt.Must(kt.Must(shape.FromInts(6, 10).Permute([]int{1, 0})).ReshapeInts([]int{4, 15}))
-	check(t, kt.Kernel(shape.FromInts(4, 15), kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, mv)), spec(f32, 60)))
+	check(t, kt.Kernel(shape.FromInts(4, 15), kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, mv)), kt.Spec(f32, 60)))
 }
 
 func TestReduce(t *testing.T) {
@@ -104,13 +102,13 @@ func TestReduce(t *testing.T) {
 		b := kt.Must(kt.Must(kt.Must(shape.FromInts(40, n).Permute([]int{1, 0})).ReshapeInts([]int{1, n, 40})).ExpandInts([]int{m, n, 40}))
 		mm := kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b)))
 		bias := kt.Must(shape.FromInts(1, n, 1).ExpandInts([]int{m, n, 1}))
-		check(t, kt.Kernel(shape.FromInts(m, n, 1), kt.Op(codegen.OpAdd, f32, mm, kt.Load(3, f32, bias)), spec(f32, m*40), spec(f32, 40*n), spec(f32, n)))
+		check(t, kt.Kernel(shape.FromInts(m, n, 1), kt.Op(codegen.OpAdd, f32, mm, kt.Load(3, f32, bias)), kt.Spec(f32, m*40), kt.Spec(f32, 40*n), kt.Spec(f32, n)))
 	}
 	x := shape.FromInts(3, 5000)
 	two := kt.Op(codegen.OpSub, f32,
 		kt.Reduce(codegen.OpMax, f32, []int{1}, kt.Load(1, f32, x)),
 		kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, x), kt.Load(1, f32, x))))
-	check(t, kt.Kernel(shape.FromInts(3, 1), two, spec(f32, 3*5000)))
+	check(t, kt.Kernel(shape.FromInts(3, 1), two, kt.Spec(f32, 3*5000)))
 }
 
 // TestDTypes casts between every pair of dtypes and reduces each.
@@ -119,23 +117,23 @@ func TestDTypes(t *testing.T) {
 	plain := optionSets[:1]
 	for _, from := range codegen.DTypes {
 		for _, to := range codegen.DTypes {
-			checkOpts(t, kt.Kernel(s, kt.Op(codegen.OpCast, to, kt.Load(1, from, s)), spec(from, 50*41)), plain)
+			checkOpts(t, kt.Kernel(s, kt.Op(codegen.OpCast, to, kt.Load(1, from, s)), kt.Spec(from, 50*41)), plain)
 		}
 		if from != codegen.Bool {
 			for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMax} {
-				check(t, kt.Kernel(shape.FromInts(50, 1), kt.Reduce(op, from, []int{1}, kt.Load(1, from, s)), spec(from, 50*41)))
-				checkOpts(t, kt.Kernel(shape.FromInts(1, 41), kt.Reduce(op, from, []int{0}, kt.Load(1, from, s)), spec(from, 50*41)), plain)
+				check(t, kt.Kernel(shape.FromInts(50, 1), kt.Reduce(op, from, []int{1}, kt.Load(1, from, s)), kt.Spec(from, 50*41)))
+				checkOpts(t, kt.Kernel(shape.FromInts(1, 41), kt.Reduce(op, from, []int{0}, kt.Load(1, from, s)), kt.Spec(from, 50*41)), plain)
 			}
 			long := shape.FromInts(1 << 16)
 			v := kt.Op(codegen.OpAdd, from, kt.Reduce(codegen.OpAdd, from, []int{0}, kt.Load(1, from, long)), kt.Reduce(codegen.OpMax, from, []int{0}, kt.Load(1, from, long)))
 			if from != codegen.Float16 && from != codegen.Uint8 {
-				check(t, kt.Kernel(shape.FromInts(1), v, spec(from, 1<<16)))
+				check(t, kt.Kernel(shape.FromInts(1), v, kt.Spec(from, 1<<16)))
 			}
 		}
 	}
 	for _, d := range []codegen.DType{codegen.Uint8, codegen.Int32, codegen.Int64} {
 		for _, op := range []codegen.Op{codegen.OpIDiv, codegen.OpMod, codegen.OpAnd, codegen.OpXor, codegen.OpMax} {
-			checkOpts(t, kt.Kernel(s, kt.Op(op, d, kt.Load(1, d, s), kt.Load(2, d, s)), spec(d, 50*41), spec(d, 50*41)), plain)
+			checkOpts(t, kt.Kernel(s, kt.Op(op, d, kt.Load(1, d, s), kt.Load(2, d, s)), kt.Spec(d, 50*41), kt.Spec(d, 50*41)), plain)
 		}
 	}
 }
@@ -149,13 +147,13 @@ func TestRandomKernels(t *testing.T) {
 // over empty axes.
 func TestEdgeKernels(t *testing.T) {
 	one := shape.FromInts(1)
-	check(t, kt.Kernel(one, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, one), kt.Const(3, f32, one)), spec(f32, 1)))
-	check(t, kt.Kernel(shape.FromInts(1, 1), kt.Reduce(codegen.OpMax, f32, []int{0, 1}, kt.Load(1, f32, shape.FromInts(3, 5))), spec(f32, 15)))
+	check(t, kt.Kernel(one, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, one), kt.Const(3, f32, one)), kt.Spec(f32, 1)))
+	check(t, kt.Kernel(shape.FromInts(1, 1), kt.Reduce(codegen.OpMax, f32, []int{0, 1}, kt.Load(1, f32, shape.FromInts(3, 5))), kt.Spec(f32, 15)))
 	e := shape.FromInts(0, 3)
-	check(t, kt.Kernel(e, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, e)), spec(f32, 0)))
+	check(t, kt.Kernel(e, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, e)), kt.Spec(f32, 0)))
 	for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMax, codegen.OpMul} {
-		check(t, kt.Kernel(shape.FromInts(1, 3), kt.Reduce(op, f32, []int{0}, kt.Load(1, f32, e)), spec(f32, 0)))
-		check(t, kt.Kernel(shape.FromInts(1, 1), kt.Reduce(op, f32, []int{0, 1}, kt.Load(1, f32, e)), spec(f32, 0)))
+		check(t, kt.Kernel(shape.FromInts(1, 3), kt.Reduce(op, f32, []int{0}, kt.Load(1, f32, e)), kt.Spec(f32, 0)))
+		check(t, kt.Kernel(shape.FromInts(1, 1), kt.Reduce(op, f32, []int{0, 1}, kt.Load(1, f32, e)), kt.Spec(f32, 0)))
 	}
 }
 
@@ -165,7 +163,7 @@ func TestEdgeKernels(t *testing.T) {
 func TestResident(t *testing.T) {
 	d := open(t)
 	s := shape.FromInts(1000)
-	k := kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, s), kt.Const(1, f32, s)), spec(f32, 1000))
+	k := kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, s), kt.Const(1, f32, s)), kt.Spec(f32, 1000))
 	p, _ := codegen.Lower(k, d.LowerOptions())
 	r, err := d.Compile(p)
 	if err != nil {
@@ -247,7 +245,7 @@ func TestDebugOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := shape.FromInts(10)
-	p, _ := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), spec(f32, 10)), dev.(*Device).LowerOptions())
+	p, _ := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), kt.Spec(f32, 10)), dev.(*Device).LowerOptions())
 	if _, err := dev.Compile(p); err != nil {
 		t.Fatal(err)
 	}
@@ -264,8 +262,8 @@ func TestDebugOutput(t *testing.T) {
 func TestCompileBatch(t *testing.T) {
 	d := open(t)
 	s := shape.FromInts(10)
-	neg := kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), spec(f32, 10))
-	sq := kt.Kernel(s, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, s), kt.Load(1, f32, s)), spec(f32, 10))
+	neg := kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), kt.Spec(f32, 10))
+	sq := kt.Kernel(s, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, s), kt.Load(1, f32, s)), kt.Spec(f32, 10))
 	var ps []*codegen.Program
 	for _, k := range []*codegen.Kernel{neg, sq} {
 		p, _ := codegen.Lower(k, d.LowerOptions())

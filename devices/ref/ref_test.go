@@ -12,8 +12,6 @@ import (
 
 var f32 = codegen.Float32
 
-func spec(d codegen.DType, n int) codegen.BufSpec { return codegen.BufSpec{DType: d, Size: n} }
-
 // optionSets are the lowerings each kernel is run under: the default
 // (register tiles, lanes, split reduces, compensated blocks), plain loop
 // nests, and small targets that give small kernels every loop shape.
@@ -63,10 +61,10 @@ func TestDTypes(t *testing.T) {
 		if d == codegen.Bool {
 			op = codegen.OpOr
 		}
-		check(t, kt.Kernel(s, kt.Op(op, d, kt.Load(1, d, s), kt.Load(2, d, s)), spec(d, 150), spec(d, 150)))
-		check(t, kt.Kernel(s, kt.Op(codegen.OpCast, d, kt.Load(1, f32, s)), spec(f32, 150)))
-		check(t, kt.Kernel(s, kt.Op(codegen.OpCast, f32, kt.Load(1, d, s)), spec(d, 150)))
-		check(t, kt.Kernel(shape.FromInts(1), kt.Reduce(codegen.OpMax, d, []int{0}, kt.Load(1, d, shape.FromInts(300))), spec(d, 300)))
+		check(t, kt.Kernel(s, kt.Op(op, d, kt.Load(1, d, s), kt.Load(2, d, s)), kt.Spec(d, 150), kt.Spec(d, 150)))
+		check(t, kt.Kernel(s, kt.Op(codegen.OpCast, d, kt.Load(1, f32, s)), kt.Spec(f32, 150)))
+		check(t, kt.Kernel(s, kt.Op(codegen.OpCast, f32, kt.Load(1, d, s)), kt.Spec(d, 150)))
+		check(t, kt.Kernel(shape.FromInts(1), kt.Reduce(codegen.OpMax, d, []int{0}, kt.Load(1, d, shape.FromInts(300))), kt.Spec(d, 300)))
 	}
 }
 
@@ -96,10 +94,10 @@ func TestFusedUops(t *testing.T) {
 	a := kt.Must(shape.FromInts(16, 1, 24).ExpandInts([]int{16, 70, 24}))
 	b := kt.Must(kt.Must(kt.Must(shape.FromInts(24, 70).Permute([]int{1, 0})).ReshapeInts([]int{1, 70, 24})).ExpandInts([]int{16, 70, 24}))
 	mm := kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b)))
-	note(kt.Kernel(shape.FromInts(16, 70, 1), mm, spec(f32, 16*24), spec(f32, 24*70)))
+	note(kt.Kernel(shape.FromInts(16, 70, 1), mm, kt.Spec(f32, 16*24), kt.Spec(f32, 24*70)))
 	s := shape.FromInts(37, 300)
 	x2 := kt.Op(codegen.OpMul, f32, kt.Load(1, f32, s), kt.Load(2, f32, s))
-	note(kt.Kernel(s, kt.Op(codegen.OpAdd, f32, x2, kt.Load(3, f32, s)), spec(f32, 37*300), spec(f32, 37*300), spec(f32, 37*300)))
+	note(kt.Kernel(s, kt.Op(codegen.OpAdd, f32, x2, kt.Load(3, f32, s)), kt.Spec(f32, 37*300), kt.Spec(f32, 37*300), kt.Spec(f32, 37*300)))
 	for _, d := range []codegen.DType{f32, codegen.Float16} {
 		col := kt.Must(shape.FromInts(37, 1).ExpandInts([]int{37, 300}))
 		c := kt.Const(1.4426950408889634, d, kt.Must(shape.FromInts(1, 1).ExpandInts([]int{37, 300})))
@@ -111,7 +109,7 @@ func TestFusedUops(t *testing.T) {
 			exp2(mul(c, kt.Op(codegen.OpAdd, d, m, x))),
 			exp2(mul(x, c)),
 		} {
-			note(kt.Kernel(s, v, spec(d, 37*300), spec(d, 37)))
+			note(kt.Kernel(s, v, kt.Spec(d, 37*300), kt.Spec(d, 37)))
 		}
 	}
 	for _, want := range []string{"MULACC", "ACCUM MULACC", "EXP2 of 2", "EXP2 of 3"} {

@@ -103,7 +103,7 @@ func TestSemantics(t *testing.T) {
 		specs := make([]codegen.BufSpec, len(c.in))
 		for i, x := range c.in {
 			src[i] = kt.Load(i+1, x.DType, s)
-			specs[i] = spec(x.DType, n)
+			specs[i] = kt.Spec(x.DType, n)
 		}
 		k := kt.Kernel(s, kt.Op(c.op, c.out, src...), specs...)
 		p, err := codegen.Lower(k, codegen.Options{})
@@ -132,7 +132,7 @@ func TestSemantics(t *testing.T) {
 // uop fails with an error that says where, never a crash.
 func TestBadPrograms(t *testing.T) {
 	d, _ := devices.Open("REF", devices.Options{})
-	p := &codegen.Program{Name: "bad", Bufs: []codegen.BufSpec{spec(f32, 2)}, UOps: []codegen.UOp{
+	p := &codegen.Program{Name: "bad", Bufs: []codegen.BufSpec{kt.Spec(f32, 2)}, UOps: []codegen.UOp{
 		{Op: codegen.OpDefineGlobal, DType: f32, Buf: 0},
 		{Op: codegen.OpConst, DType: codegen.Index, Val: 5},
 		{Op: codegen.OpConst, DType: f32, Val: 1},

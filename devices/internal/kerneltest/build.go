@@ -104,3 +104,6 @@ func GatherKernels() []*codegen.Kernel {
 	shifted := Kernel(shape.FromInts(4, 6), Gather(1, f32, x, Op(codegen.OpAdd, i32, Load(2, i32, idx), two), 6, 7), xs, is)
 	return []*codegen.Kernel{rows, cols, sum, shifted}
 }
+
+// Spec is the spec of a buffer of n elements of dtype d.
+func Spec(d codegen.DType, n int) codegen.BufSpec { return codegen.BufSpec{DType: d, Size: n} }
