@@ -107,3 +107,21 @@ func GatherKernels() []*codegen.Kernel {
 
 // Spec is the spec of a buffer of n elements of dtype d.
 func Spec(d codegen.DType, n int) codegen.BufSpec { return codegen.BufSpec{DType: d, Size: n} }
+
+// DTypeKernels returns, for every dtype d, the kernels over a (rows, cols)
+// shape that add two buffers of d (or them, for bool), cast float32 to d
+// and cast d to float32.
+func DTypeKernels(rows, cols int) []*codegen.Kernel {
+	f32, s, n := codegen.Float32, shape.FromInts(rows, cols), rows*cols
+	var ks []*codegen.Kernel
+	for _, d := range codegen.DTypes {
+		op := codegen.OpAdd
+		if d == codegen.Bool {
+			op = codegen.OpOr
+		}
+		ks = append(ks, Kernel(s, Op(op, d, Load(1, d, s), Load(2, d, s)), Spec(d, n), Spec(d, n)),
+			Kernel(s, Op(codegen.OpCast, d, Load(1, f32, s)), Spec(f32, n)),
+			Kernel(s, Op(codegen.OpCast, f32, Load(1, d, s)), Spec(d, n)))
+	}
+	return ks
+}
