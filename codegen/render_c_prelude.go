@@ -121,13 +121,24 @@ static inline void tiny_sfence(void) {}
 	// cos to degree 9 or 10 by quadrant. The reduction in float holds to
 	// |x| <= 2**10 (tiny_sin_mid flags larger arguments), in double to
 	// |x| < 2**50 (tiny_sin_big); tiny_sinf calls libm beyond.
+	// The quadrant and tiny-argument choices are bit masks, not ?: on floats:
+	// gcc sinks the unchosen polynomial into a branch and, since float
+	// operations may trap, will not turn it back into a select, so a ?: here
+	// keeps the whole loop scalar on AVX2 (AVX-512 masking hid this).
 	cSin = `static inline float tiny_sin_poly(float x, float r, int64_t qi) {
   float r2 = r * r;
   float s = r + r*r2*(-1.0f/6 + r2*(1.0f/120 + r2*(-1.0f/5040 + r2*(1.0f/362880))));
   float c = 1.0f + r2*(-0.5f + r2*(1.0f/24 + r2*(-1.0f/720 + r2*(1.0f/40320 + r2*(-1.0f/3628800)))));
-  float v = (qi & 1) ? c : s;
-  v = (qi & 2) ? -v : v;
-  return __builtin_fabsf(x) < 0x1p-12f ? x : v;
+  uint32_t sb, cb, xb, q = (uint32_t)qi;
+  __builtin_memcpy(&sb, &s, 4);
+  __builtin_memcpy(&cb, &c, 4);
+  __builtin_memcpy(&xb, &x, 4);
+  uint32_t odd = 0u - (q & 1u), tiny = 0u - (uint32_t)(__builtin_fabsf(x) < 0x1p-12f);
+  uint32_t vb = ((cb & odd) | (sb & ~odd)) ^ ((q & 2u) << 30);
+  vb = (xb & tiny) | (vb & ~tiny);
+  float v;
+  __builtin_memcpy(&v, &vb, 4);
+  return v;
 }
 static inline float tiny_sinf_small(float x) {
   float q = __builtin_rintf(x * 0x1.45f306p-1f);
