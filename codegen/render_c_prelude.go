@@ -96,11 +96,16 @@ static inline void tiny_sfence(void) {}
 	// log2: x = 2**k * m with m in [sqrt(1/2), sqrt(2)); with s = (m-1)/(m+1),
 	// log2(m) = 2/ln2 * atanh(s), whose odd series to s**9 errs below 1e-8.
 	// The series runs in double so that the result is rounded once.
+	// Subnormal scaling and the special cases are bit-mask selects for the
+	// same reason as in sin below: a ?: lets gcc put float work under a branch
+	// it will not if-convert, and the loop stays scalar on AVX2.
 	cLog2 = `static inline float tiny_log2f(float x) {
   int sub = x < 0x1p-126f;
-  float xs = sub ? x * 0x1p23f : x;
-  uint32_t b;
-  __builtin_memcpy(&b, &xs, 4);
+  float xs = x * 0x1p23f;
+  uint32_t b, bs, ms = 0u - (uint32_t)sub;
+  __builtin_memcpy(&b, &x, 4);
+  __builtin_memcpy(&bs, &xs, 4);
+  b = (bs & ms) | (b & ~ms);
   uint32_t ix = b - 0x3f3504f3u;
   int32_t k = (int32_t)ix >> 23;
   ix = (ix & 0x7fffffu) + 0x3f3504f3u;
@@ -110,10 +115,16 @@ static inline void tiny_sfence(void) {}
   double r = s * (2.8853900817779268 + s2*(2.8853900817779268/3 + s2*(2.8853900817779268/5 +
     s2*(2.8853900817779268/7 + s2*(2.8853900817779268/9)))));
   float res = (float)((double)(k - (sub ? 23 : 0)) + r);
-  res = x == 0.0f ? -__builtin_inff() : res;
-  res = x < 0.0f ? __builtin_nanf("") : res;
-  res = x == __builtin_inff() ? x : res;
-  return x != x ? x : res;
+  uint32_t rb, xb;
+  __builtin_memcpy(&rb, &res, 4);
+  __builtin_memcpy(&xb, &x, 4);
+  uint32_t mz = 0u - (uint32_t)(x == 0.0f), mn = 0u - (uint32_t)(x < 0.0f);
+  uint32_t mx = 0u - (uint32_t)((x == __builtin_inff()) | (x != x));
+  rb = (rb & ~mz) | (0xff800000u & mz);
+  rb = (rb & ~mn) | (0x7fc00000u & mn);
+  rb = (rb & ~mx) | (xb & mx);
+  __builtin_memcpy(&res, &rb, 4);
+  return res;
 }
 `
 	// sin: q = round(x * 2/pi) and r = x - q*pi/2 with pi/2 in three parts
