@@ -24,8 +24,9 @@
 //  2. order (nest.go): choose the loop nest. Reduce loops go innermost,
 //     the one that walks memory with the smallest stride last. When an output
 //     axis walks memory more closely than any reduce axis (sum over axis 0,
-//     matmul), it moves inside the reduce loops with an array of
-//     accumulators, one per output element. The nest is then shaped for the
+//     matmul), or when every load uses whole cache lines that way although
+//     the strides summed say otherwise (linesReused), it moves inside the
+//     reduce loops with an array of accumulators, one per output element. The nest is then shaped for the
 //     device's Target: register tiles (an output axis upcast into copies with
 //     their own accumulators, sharing loads), lanes of partial accumulators
 //     for a reduce over a contiguous axis, and square tiles for an

@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -201,4 +202,24 @@ func prodInts(s []int) int {
 		p *= d
 	}
 	return p
+}
+
+// TestMixedLayoutReduce: a per-channel sum of a channels-innermost tensor
+// times a channels-outer one (BatchNorm's backward after a conv) walks the
+// channels inside the reduce, so that no load uses one float a cache line;
+// with both tensors channels-outer the reduce stays innermost.
+func TestMixedLayoutReduce(t *testing.T) {
+	nhwc := must(shape.FromInts(8, 6, 6, 32).Permute([]int{0, 3, 1, 2}))
+	nchw := shape.FromInts(8, 32, 6, 6)
+	out := shape.FromInts(1, 32, 1, 1)
+	k := func(a shape.Tracker) *Kernel {
+		return &Kernel{AST: store(Float32, out, sum([]int{0, 2, 3}, alu(OpMul, Float32, load(1, Float32, a), load(2, Float32, nchw)))),
+			Bufs: []BufSpec{{Float32, 32}, {Float32, 8 * 32 * 36}, {Float32, 8 * 32 * 36}}}
+	}
+	if p := lower(t, k(nhwc), Options{}); !slices.ContainsFunc(p.Opts, func(o Opt) bool { return o.Op == OptInner && o.Axis == 1 }) {
+		t.Errorf("mixed layouts: want the channel axis inside the reduce, got %s\n%s", p.Opts, p)
+	}
+	if p := lower(t, k(nchw), Options{}); p.Opts.Has(OptInner) {
+		t.Errorf("both channels-outer: want no inner output axis, got %s", p.Opts)
+	}
 }

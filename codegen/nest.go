@@ -104,6 +104,8 @@ var DefaultTarget = Target{Lanes: 16, Rows: 3, Cols: 32, Dot: 4, Tile: 8}
 
 // Tuning constants.
 const (
+	lineFloats    = 16   // elements of 4 bytes in a 64-byte cache line
+	maxLinesInner = 256  // an output axis walked inside a reduce for cache lines' sake is at most this long
 	maxUnroll     = 8    // unroll an innermost loop of at most this many iterations
 	maxUnrollProd = 32   // copies of the loop body at most
 	minInner      = 16   // an output axis goes inside the reduce only when at least this long
@@ -141,7 +143,7 @@ func (pl *plan) order(opts Options, ch *chooser) nest {
 					u = g
 				}
 			}
-			if u < 0 || cost[u] >= cost[rs[len(rs)-1]] || pl.shape[u] < minInner {
+			if u < 0 || pl.shape[u] < minInner || cost[u] >= cost[rs[len(rs)-1]] && !pl.linesReused(u, rs[len(rs)-1]) {
 				return Opt{}, false
 			}
 			if !ch.skips(OptUpcast) {
@@ -526,4 +528,30 @@ func (nt *nest) laneSize() int {
 		return 1
 	}
 	return nt.lanes[0].size
+}
+
+// linesReused reports whether walking output axis u inside the innermost
+// reduce axis r uses every cache line the loads touch, although the strides
+// summed say otherwise: some load is strided along r (a new line each step)
+// but contiguous along u, and every other load is contiguous along u or
+// along r, so that the lines of one step of r are the lines of the next.
+// A reduce over (batch, h, w) of a channels-innermost tensor times a
+// channels-outer one (BatchNorm's backward after a conv) is the case: walked
+// channel-outer, every pass over the first tensor uses one float a line.
+func (pl *plan) linesReused(u, r int) bool {
+	if pl.shape[u] > maxLinesInner {
+		return false
+	}
+	gain := false
+	for _, s := range pl.loadStrides() {
+		su, sr := abs64(s[u]), abs64(s[r])
+		switch {
+		case su <= 1 && sr >= lineFloats:
+			gain = true
+		case su <= 1 || sr <= 1:
+		default:
+			return false
+		}
+	}
+	return gain
 }

@@ -484,7 +484,7 @@ func (r *cRenderer) alu(op Op, d, from DType, s []string) string {
 	}
 	switch op {
 	case OpNeg:
-		return "(-" + s[0] + ")"
+		return negate(s[0])
 	case OpNot:
 		return "(!" + s[0] + ")"
 	case OpRecip:

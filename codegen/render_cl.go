@@ -754,7 +754,7 @@ func (r *clRenderer) alu(op Op, d, from DType, s []string) string {
 		if wrap != "" {
 			return fmt.Sprintf("(%s)(0 - (%s)%s)", t, wrap, s[0])
 		}
-		return "(-" + s[0] + ")"
+		return negate(s[0])
 	case OpNot:
 		return "(uchar)(!" + s[0] + ")"
 	case OpRecip:

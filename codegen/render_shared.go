@@ -160,3 +160,12 @@ func (l *cListing) ref(i int) string {
 	}
 	return fmt.Sprintf("v%d", i)
 }
+
+// negate renders -x; an operand that is itself a negative literal gets
+// parentheses, since "--0.0f" is C's decrement, not a double negation.
+func negate(x string) string {
+	if strings.HasPrefix(x, "-") {
+		return "(-(" + x + "))"
+	}
+	return "(-" + x + ")"
+}
