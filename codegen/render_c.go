@@ -122,14 +122,7 @@ func cConst(v float64, d DType) string {
 		return floatLit(v, d)
 	}
 	if d.IsUnsigned() {
-		u := wrapUnsigned(v, d)
-		switch d {
-		case Uint32:
-			return strconv.FormatUint(u, 10) + "U"
-		case Uint64:
-			return strconv.FormatUint(u, 10) + "ULL"
-		}
-		return strconv.FormatUint(u, 10)
+		return unsignedLit(v, d, "ULL")
 	}
 	i := int64(v)
 	switch {

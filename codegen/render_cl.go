@@ -207,14 +207,7 @@ func clConst(v float64, d DType) string {
 		return floatLit(v, d)
 	}
 	if d.IsUnsigned() {
-		u := wrapUnsigned(v, d)
-		switch d {
-		case Uint32:
-			return strconv.FormatUint(u, 10) + "U"
-		case Uint64:
-			return strconv.FormatUint(u, 10) + "UL"
-		}
-		return strconv.FormatUint(u, 10)
+		return unsignedLit(v, d, "UL")
 	}
 	i := int64(v)
 	switch {

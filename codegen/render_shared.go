@@ -169,3 +169,16 @@ func negate(x string) string {
 	}
 	return "(-" + x + ")"
 }
+
+// unsignedLit renders v wrapped to unsigned d, with U on a uint32 and
+// suffix64 on a uint64 (C's unsigned long long is ULL, OpenCL's ulong UL).
+func unsignedLit(v float64, d DType, suffix64 string) string {
+	u := strconv.FormatUint(wrapUnsigned(v, d), 10)
+	switch d {
+	case Uint32:
+		return u + "U"
+	case Uint64:
+		return u + suffix64
+	}
+	return u
+}
