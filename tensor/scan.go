@@ -77,10 +77,9 @@ func (t *Tensor) scanLast(op scanOp) *Tensor {
 		// The first block has nothing before it. Padding with a value
 		// other than 0, or a where before the expand over the block,
 		// would be a kernel of its own; a where over the expanded view
-		// with a host mask of the first block fuses into the last one.
-		first := make([]bool, m)
-		first[0] = true
-		isFirst := t.n.eng.FromBools(first, []int{m, 1}, Bool)
+		// with a mask of the first block (a constant padded with false:
+		// an index comparison in the kernel) fuses into the last one.
+		isFirst := t.n.eng.Full([]int{1, 1}, 1, Bool).Pad([][2]int{{0, m - 1}, {0, 0}})
 		before = isFirst.Where(t.n.eng.Scalar(id, before.DType()), before.Expand(blocks.Shape()...))
 	}
 	out := op.combine(blocks.scanMask(op), before)
@@ -96,15 +95,11 @@ func (t *Tensor) scanLast(op scanOp) *Tensor {
 // a triangular mask.
 func (t *Tensor) scanMask(op scanOp) *Tensor {
 	n := t.Shape()[t.Ndim()-1]
-	// mask[j, i] = i <= j, made on the host: as a computed arange
-	// comparison it would be a kernel of its own at every level.
-	tri := make([]bool, n*n)
-	for j := range n {
-		for i := range j + 1 {
-			tri[j*n+i] = true
-		}
-	}
-	mask := t.n.eng.FromBools(tri, []int{n, n}, Bool)
+	// mask[j, i] = i <= j, a constant seen through views (tri): the
+	// kernel computes it from its indices, and where the block's loops
+	// are unrolled the C compiler folds it away, with the masked-out
+	// terms (a mask loaded from a buffer kept every term of the square).
+	mask := t.n.eng.tri(n, n, 0).Permute(1, 0)
 	id := t.n.eng.Scalar(op.identity(t.DType()), t.DType()) // a scalar of t's dtype, not promoted
 	return op.fold(mask.Where(t.Unsqueeze(-2), id))
 }
