@@ -288,6 +288,9 @@ func (r *cRenderer) vecLoop(i int) {
 func (r *cRenderer) vecUop(j, v int) {
 	u := r.u[j]
 	switch {
+	case u.Op == OpAccum && u.ReduceOp == OpMulAcc:
+		acc := fmt.Sprintf("%s_%d", r.ref(u.Src[0]), v)
+		r.line("%s = tiny_fma8(%s, %s, %s);", acc, r.vecOperand(u.Src[2]), r.vecOperand(u.Src[3]), acc)
 	case u.Op == OpAccum:
 		acc := fmt.Sprintf("%s_%d", r.ref(u.Src[0]), v)
 		r.line("%s = %s;", acc, r.accum(u, acc))
@@ -296,6 +299,8 @@ func (r *cRenderer) vecUop(j, v int) {
 		r.line("tiny_v8 %s; __builtin_memcpy(&%s, &%s[%s], sizeof %s);", r.ref(j), r.ref(j), packName(pk), r.packIndex(pk), r.ref(j))
 	case r.vec.class[j] == vecValue && u.Op == OpLoad:
 		r.line("tiny_v8 %s; __builtin_memcpy(&%s, &%s[%s], sizeof %s);", r.ref(j), r.ref(j), r.ref(u.Src[0]), r.ref(u.Src[1]), r.ref(j))
+	case r.vec.class[j] == vecValue && u.Op == OpMulAcc:
+		r.line("const tiny_v8 %s = tiny_fma8(%s, %s, %s);", r.ref(j), r.vecOperand(u.Src[0]), r.vecOperand(u.Src[1]), r.vecOperand(u.Src[2]))
 	case r.vec.class[j] == vecValue:
 		src := make([]string, len(u.Src))
 		for k, s := range u.Src {
@@ -305,6 +310,15 @@ func (r *cRenderer) vecUop(j, v int) {
 	default:
 		r.uop(j)
 	}
+}
+
+// vecOperand renders operand j of a vector uop as a vector: a value of
+// the vector loop as it is, one from outside it broadcast to every lane.
+func (r *cRenderer) vecOperand(j int) string {
+	if r.vec.class[j] == vecValue {
+		return r.ref(j)
+	}
+	return "tiny_bc8(" + r.ref(j) + ")"
 }
 
 // vecAcc declares the vector variables of accumulator i, zero.
