@@ -64,7 +64,7 @@
 //	3    ┗━━ CONST ConstBuffer(val=2, dtype=int32, st=...strides=(0,)...)
 //
 // which lowers to (Program.String, what DEBUG=3 prints; a kernel with
-// optimizations lists them first, as "opts [INNER(1, 32) UPCAST(0, 3) ...]")
+// optimizations lists them first, as "opts [INNER(1, 16) UPCAST(0, 6) ...]")
 //
 //	0 CONST        : index   [] 0
 //	1 CONST        : index   [] 3

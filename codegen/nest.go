@@ -97,10 +97,13 @@ type Target struct {
 }
 
 // DefaultTarget is the target of the C renderer: 16 float lanes (one
-// 512-bit register), a 3 x 32 register tile (the C renderer keeps its 12
-// vectors of 8 accumulators in AVX registers, render_c_vec.go), 4 x 4 dot
+// 512-bit register), a 6 x 16 register tile (the C renderer keeps its 12
+// vectors of 8 accumulators in AVX registers, render_c_vec.go, with the 2
+// vectors of a step's panel and one broadcast row factor: 15 of the 16;
+// one panel load serves 6 fused multiply-adds, where a 3 x 32 tile's
+// served 3 and its 15 loads per 12 multiply-adds bound the loop), 4 x 4 dot
 // products, 8 x 8 transpose tiles.
-var DefaultTarget = Target{Lanes: 16, Rows: 3, Cols: 32, Dot: 4, Tile: 8}
+var DefaultTarget = Target{Lanes: 16, Rows: 6, Cols: 16, Dot: 4, Tile: 8}
 
 // Tuning constants.
 const (

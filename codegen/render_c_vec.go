@@ -267,21 +267,39 @@ func (r *cRenderer) coef(j, i int, memo map[int]int64) int64 {
 }
 
 // vecLoop emits loop i as one copy of its body per vector of vecWidth
-// columns, each in a block that fixes the loop variable at the copy's
-// first column.
+// columns, side by side in one block, each copy's values named with its
+// own suffix and its loop variable fixed at the copy's first column: first
+// every copy's loads and arithmetic, then the multiply-adds accumulator by
+// accumulator (a register tile's row by row), each over the copies. Row by
+// row, a row's broadcast factor is needed only while its row is folded:
+// with the copies one after the other, the compiler kept every row's
+// broadcast live at once and spilled the tile's accumulators.
 func (r *cRenderer) vecLoop(i int) {
 	r.used["vec"] = true
 	n := int(r.u[r.u[i].Src[1]].Val)
+	r.line("{")
+	r.depth++
+	r.copyLo, r.copyHi = i, r.end[i]
 	for v := 0; v < n/vecWidth; v++ {
-		r.line("{")
-		r.depth++
-		r.line("const long %s = %dLL;", r.u[i].Name, v*vecWidth)
+		r.copySuffix = fmt.Sprintf("_%d", v)
+		r.line("const long %s = %dLL;", r.ref(i), v*vecWidth)
 		for j := i + 1; j < r.end[i]; j++ {
-			r.vecUop(j, v)
+			if r.u[j].Op != OpAccum {
+				r.vecUop(j, v)
+			}
 		}
-		r.depth--
-		r.line("}")
 	}
+	for j := i + 1; j < r.end[i]; j++ {
+		if r.u[j].Op == OpAccum {
+			for v := 0; v < n/vecWidth; v++ {
+				r.copySuffix = fmt.Sprintf("_%d", v)
+				r.vecUop(j, v)
+			}
+		}
+	}
+	r.copyLo, r.copyHi, r.copySuffix = 0, 0, ""
+	r.depth--
+	r.line("}")
 }
 
 // vecUop emits uop j of a vector loop's copy v.
