@@ -572,7 +572,72 @@ func (t *Tensor) MaxPool2d(kernel, stride, dilation, padding []int, ceilMode boo
 		valid := t.n.eng.Full(t.n.shape, 1, Bool).padFlat(pads, 0).pool(op, k, s, d)
 		x = valid.Where(x, t.n.eng.Scalar(minValue(t.n.dtype), t.n.dtype))
 	}
-	return x.Max(windowAxes(len(k)), false)
+	if !channelsLast(t) {
+		return x.Max(windowAxes(len(k)), false)
+	}
+	// The input keeps its channels innermost (a tiled convolution's
+	// result): the max is stored that way too, (batch, *o, channel), and
+	// returned as a view in the logical order, so that the kernels of the
+	// backward pass, which read the input, the max and the count of ties
+	// at each element, load all three along contiguous channels.
+	n := len(k)
+	order := []int{0}
+	for i := 0; i < n; i++ {
+		order = append(order, 2+i)
+	}
+	order = append(order, 1)
+	for i := 0; i < n; i++ {
+		order = append(order, 2+n+i)
+	}
+	y := x.Permute(order...).Max(windowAxes(n), false) // (batch, *o, channel)
+	back := []int{0, n + 1}
+	for i := 0; i < n; i++ {
+		back = append(back, 1+i)
+	}
+	return y.Permute(back...)
+}
+
+// channelsLast reports whether t, an activation (batch, channel,
+// *spatial), is computed from data laid out with the channels innermost:
+// among the full-size operands its kernel would load (through elementwise
+// ops), more have channel stride 1 than a unit last-axis stride.
+func channelsLast(t *Tensor) bool {
+	if t.Ndim() < 3 {
+		return false
+	}
+	last, nchw := 0, 0
+	seen := map[*lazy]bool{}
+	var walk func(n *lazy)
+	walk = func(n *lazy) {
+		if seen[n] || len(seen) > 64 {
+			return
+		}
+		seen[n] = true
+		switch n.kind {
+		case kElementwise:
+			for _, s := range n.src {
+				walk(s)
+			}
+		case kView:
+			if len(n.st.Views) != 1 || n.base.kind == kElementwise || n.base.kind == kConst {
+				return
+			}
+			v := n.st.Views[0]
+			c, ok1 := v.Strides[1].Int()
+			w, ok2 := v.Strides[len(v.Strides)-1].Int()
+			switch {
+			case !ok1 || !ok2 || c == 0 || w == 0:
+			case c == 1:
+				last++
+			case w == 1:
+				nchw++
+			}
+		case kBuffer, kReduce, kContiguous, kGather:
+			nchw++
+		}
+	}
+	walk(t.n)
+	return last > nchw
 }
 
 // spatial returns t's last n axes, failing if t has fewer.
