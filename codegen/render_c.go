@@ -515,7 +515,14 @@ func (r *cRenderer) alu(op Op, d, from DType, s []string) string {
 	case OpWhere:
 		return "(" + s[0] + " ? " + s[1] + " : " + s[2] + ")"
 	case OpMulAcc:
-		// Two roundings: the source is compiled with -ffp-contract=off.
+		// A float rounded once (the source is compiled with
+		// -ffp-contract=off, so nothing else is fused).
+		switch d {
+		case Float64:
+			return "__builtin_fma(" + s[0] + ", " + s[1] + ", " + s[2] + ")"
+		case Float16, Float32:
+			return "__builtin_fmaf(" + s[0] + ", " + s[1] + ", " + s[2] + ")"
+		}
 		return "((" + s[0] + "*" + s[1] + ")+" + s[2] + ")"
 	}
 	panic(fmt.Sprintf("internal error: render_c: unsupported op %s", op))

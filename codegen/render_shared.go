@@ -98,6 +98,11 @@ type cListing struct {
 	lit       func(v float64, d DType) string // a constant as the language writes it
 	b         strings.Builder
 	depth     int
+	// While copies of a loop body are emitted side by side: the values of
+	// uops copyLo..copyHi-1 (the loop's RANGE and its body) are named with
+	// copySuffix, one name per copy.
+	copyLo, copyHi int
+	copySuffix     string
 }
 
 func newCListing(p *Program, lit func(float64, DType) string) cListing {
@@ -156,11 +161,19 @@ func (l *cListing) ref(i int) string {
 	case OpDefineVar:
 		return fmt.Sprintf("var%d", l.varIdx[u.Name])
 	case OpRange:
-		return u.Name
+		return u.Name + l.copyOf(i)
 	case OpDefineAcc:
 		return fmt.Sprintf("acc%d", i)
 	}
-	return fmt.Sprintf("v%d", i)
+	return fmt.Sprintf("v%d", i) + l.copyOf(i)
+}
+
+// copyOf returns the suffix of uop i's name in the copy being emitted.
+func (l *cListing) copyOf(i int) string {
+	if i >= l.copyLo && i < l.copyHi {
+		return l.copySuffix
+	}
+	return ""
 }
 
 // negate renders -x; an operand that is itself a negative literal gets

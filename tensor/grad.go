@@ -421,8 +421,13 @@ func reduceGrad(n, result *lazy, g *Tensor) *Tensor {
 	ge := g.Expand(shp...)
 	switch n.op {
 	case codegen.OpMax:
-		hit := x.Eq((&Tensor{result}).Expand(shp...)).Cast(n.dtype)
-		return hit.Div(hit.Sum(n.axes, true).Expand(shp...)).Mul(ge)
+		// g is divided by the number of ties at the reduce's shape (the
+		// count's kernel does it once per maximum) and the mask selects
+		// it: a select, not a cast of the comparison, so that the C
+		// compiler vectorizes the loop that reads it.
+		e := x.n.eng
+		hit := x.Eq((&Tensor{result}).Expand(shp...)).Where(e.Scalar(1, n.dtype), e.Scalar(0, n.dtype))
+		return hit.Mul(g.Div(hit.Sum(n.axes, true)).Expand(shp...))
 	case codegen.OpMul:
 		return ge.Mul((&Tensor{result}).Expand(shp...)).Div(x)
 	}

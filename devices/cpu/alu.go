@@ -471,6 +471,18 @@ func combine[T num](op codegen.Op, a, b T) T {
 	return max(a, b)
 }
 
+// fma returns x*y + z as MULACC computes it: a float rounded once
+// (codegen.FMA32, math.FMA), an integer wrapped.
+func fma[T num](x, y, z T) T {
+	switch v := any(x).(type) {
+	case float32:
+		return T(codegen.FMA32(v, float32(y), float32(z)))
+	case float64:
+		return T(math.FMA(v, float64(y), float64(z)))
+	}
+	return x*y + z
+}
+
 // maxOf is the MAX uop: b when it is larger than a or NaN, else a. NaN on
 // either side gives NaN and a tie gives a (so max(-0.0, 0.0) is -0.0), as
 // the C and OpenCL renderers' MAX.
@@ -481,37 +493,38 @@ func maxOf[T num](a, b T) T {
 	return a
 }
 
-// mulAdd computes d = x*y + z, the fusion of a MUL into the ADD that
-// consumes it; y and z may be scalars (length-1 runs with ys, zs = 0).
+// mulAdd computes d = x*y + z, a MULACC, the fusion of a MUL into the ADD
+// that consumes it; y and z may be scalars (length-1 runs with ys, zs = 0).
 func mulAdd[T num](d, x, y []T, ys int, z []T, zs int) {
 	x = x[:len(d)]
 	switch {
 	case ys == 1 && zs == 1:
 		y, z = y[:len(d)], z[:len(d)]
 		for i := range d {
-			d[i] = T(x[i]*y[i]) + z[i]
+			d[i] = fma(x[i], y[i], z[i])
 		}
 	case ys == 1:
 		y = y[:len(d)]
 		c := z[0]
 		for i := range d {
-			d[i] = T(x[i]*y[i]) + c
+			d[i] = fma(x[i], y[i], c)
 		}
 	case zs == 1:
 		z = z[:len(d)]
 		b := y[0]
 		for i := range d {
-			d[i] = T(x[i]*b) + z[i]
+			d[i] = fma(x[i], b, z[i])
 		}
 	default:
 		b, c := y[0], z[0]
 		for i := range d {
-			d[i] = T(x[i]*b) + c
+			d[i] = fma(x[i], b, c)
 		}
 	}
 }
 
-// dot returns the sum of x[i]*y[i] (y a scalar when ys is 0).
+// dot returns the sum of x[i]*y[i] (y a scalar when ys is 0), in four
+// partial sums each folded by multiply-adds.
 func dot[T num](x, y []T, ys int) T {
 	if len(x) > 64 { // pairwise, as pairSum
 		h := (len(x)/2 + 63) &^ 63
@@ -522,25 +535,25 @@ func dot[T num](x, y []T, ys int) T {
 	if ys == 0 {
 		b := y[0]
 		for ; i+4 <= len(x); i += 4 {
-			s0 += x[i] * b
-			s1 += x[i+1] * b
-			s2 += x[i+2] * b
-			s3 += x[i+3] * b
+			s0 = fma(x[i], b, s0)
+			s1 = fma(x[i+1], b, s1)
+			s2 = fma(x[i+2], b, s2)
+			s3 = fma(x[i+3], b, s3)
 		}
 		for ; i < len(x); i++ {
-			s0 += x[i] * b
+			s0 = fma(x[i], b, s0)
 		}
 		return (s0 + s1) + (s2 + s3)
 	}
 	y = y[:len(x)]
 	for ; i+4 <= len(x); i += 4 {
-		s0 += x[i] * y[i]
-		s1 += x[i+1] * y[i+1]
-		s2 += x[i+2] * y[i+2]
-		s3 += x[i+3] * y[i+3]
+		s0 = fma(x[i], y[i], s0)
+		s1 = fma(x[i+1], y[i+1], s1)
+		s2 = fma(x[i+2], y[i+2], s2)
+		s3 = fma(x[i+3], y[i+3], s3)
 	}
 	for ; i < len(x); i++ {
-		s0 += x[i] * y[i]
+		s0 = fma(x[i], y[i], s0)
 	}
 	return (s0 + s1) + (s2 + s3)
 }
@@ -559,24 +572,24 @@ func dotChain[T num](x, y []T, ys int, z []T, zs int, w []T, ws int) T {
 		b := y[0]
 		z, w = z[:len(x)], w[:len(x)]
 		for ; i+4 <= len(x); i += 4 {
-			s0 += T(x[i]*b+z[i]) * w[i]
-			s1 += T(x[i+1]*b+z[i+1]) * w[i+1]
-			s2 += T(x[i+2]*b+z[i+2]) * w[i+2]
-			s3 += T(x[i+3]*b+z[i+3]) * w[i+3]
+			s0 = fma(fma(x[i], b, z[i]), w[i], s0)
+			s1 = fma(fma(x[i+1], b, z[i+1]), w[i+1], s1)
+			s2 = fma(fma(x[i+2], b, z[i+2]), w[i+2], s2)
+			s3 = fma(fma(x[i+3], b, z[i+3]), w[i+3], s3)
 		}
 		for ; i < len(x); i++ {
-			s0 += T(x[i]*b+z[i]) * w[i]
+			s0 = fma(fma(x[i], b, z[i]), w[i], s0)
 		}
 		return (s0 + s1) + (s2 + s3)
 	}
 	for ; i+4 <= len(x); i += 4 {
-		s0 += T(x[i]*y[i*ys]+z[i*zs]) * w[i*ws]
-		s1 += T(x[i+1]*y[(i+1)*ys]+z[(i+1)*zs]) * w[(i+1)*ws]
-		s2 += T(x[i+2]*y[(i+2)*ys]+z[(i+2)*zs]) * w[(i+2)*ws]
-		s3 += T(x[i+3]*y[(i+3)*ys]+z[(i+3)*zs]) * w[(i+3)*ws]
+		s0 = fma(fma(x[i], y[i*ys], z[i*zs]), w[i*ws], s0)
+		s1 = fma(fma(x[i+1], y[(i+1)*ys], z[(i+1)*zs]), w[(i+1)*ws], s1)
+		s2 = fma(fma(x[i+2], y[(i+2)*ys], z[(i+2)*zs]), w[(i+2)*ws], s2)
+		s3 = fma(fma(x[i+3], y[(i+3)*ys], z[(i+3)*zs]), w[(i+3)*ws], s3)
 	}
 	for ; i < len(x); i++ {
-		s0 += T(x[i]*y[i*ys]+z[i*zs]) * w[i*ws]
+		s0 = fma(fma(x[i], y[i*ys], z[i*zs]), w[i*ws], s0)
 	}
 	return (s0 + s1) + (s2 + s3)
 }

@@ -266,9 +266,9 @@ func mulAddv[T num](dst int, x, y, z opnd) vfunc {
 	if x.scalar { // both factors fixed for the run
 		return func(fr *frame, _, n int) {
 			t := get[T](&fr.cur)
-			p, d, c := T(t[x.slot][0]*t[y.slot][0]), t[dst][:n], t[z.slot]
+			a, b, d, c := t[x.slot][0], t[y.slot][0], t[dst][:n], t[z.slot]
 			for i := range d {
-				d[i] = p + c[i*zs]
+				d[i] = fma(a, b, c[i*zs])
 			}
 		}
 	}
