@@ -295,3 +295,61 @@ func TestGather(t *testing.T) {
 		check(t, k)
 	}
 }
+
+// TestPrebuild records programs on a Recorder (lowered as for GPU, run on
+// the reference device), builds them with Prebuild, and checks that the
+// GPU device then compiles them without a build and runs them right.
+func TestPrebuild(t *testing.T) {
+	open(t)
+	host, err := devices.Open("REF", devices.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := NewRecorder(host)
+	s := shape.FromInts(37)
+	// A constant and a length no other test here uses, so that nothing
+	// built these programs before in this process.
+	const c = 417.5
+	var ks []*codegen.Kernel
+	for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMul, codegen.OpMax} {
+		ks = append(ks, kt.Kernel(s, kt.Op(op, f32, kt.Load(1, f32, s), kt.Const(c, f32, kt.Must(shape.FromInts(1).ExpandInts([]int{37})))), kt.Spec(f32, 37)))
+	}
+	for _, k := range ks {
+		p, err := codegen.Lower(k, rec.LowerOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := rec.Compile(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := rec.Prebuild(); err != nil || n != len(ks) {
+		t.Fatalf("Prebuild built %d of %d programs, err %v", n, len(ks), err)
+	}
+	if n, _ := rec.Prebuild(); n != 0 {
+		t.Errorf("a second Prebuild built %d programs, want 0", n)
+	}
+	var log bytes.Buffer
+	dev, err := Open(devices.Options{Debug: 2, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(1))
+	for i, p := range rec.Programs() {
+		r, err := dev.Compile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bufs := kt.Alloc(ks[i], rng)
+		want, err := kt.Reference(p, bufs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := kt.RunDiff(r, bufs, want); err != nil {
+			t.Errorf("%s: %v", p.Name, err)
+		}
+	}
+	if strings.Contains(log.String(), "opencl: built") {
+		t.Errorf("Compile built prebuilt programs:\n%s", log.String())
+	}
+}
