@@ -49,10 +49,12 @@
 // too: an ADD of a MUL becomes a MULACC [a, b, c] = a*b + c, and an
 // add-ACCUM of a MUL an ACCUM with ReduceOp OpMulAcc [acc, idx, a, b]; and
 // exp2(x*s) or exp2((x±k)*s), with s and k loop-invariant, becomes one
-// EXP2 of two or three operands. A MULACC rounds its product before the
-// addition on every device (no fused multiply-add: CLANG compiles with
-// -ffp-contract=off, the OpenCL source says FP_CONTRACT OFF), so results
-// do not change.
+// EXP2 of two or three operands. A float MULACC is fused: a*b + c
+// rounded once (C's fma), on every device, so that every device gives the
+// same bits (CLANG renders fmaf and compiles with -ffp-contract=off, so
+// nothing else is fused; the OpenCL source says fma and FP_CONTRACT OFF;
+// the Go devices use codegen.FMA32 or FMA instructions). Skipping the
+// MULACC rewrite (Options.Skip) keeps the MUL and the ADD, each rounded.
 //
 // A worked example: (tensor([1,2,3]) + 2) is the kernel
 //
@@ -62,7 +64,7 @@
 //	3    ┗━━ CONST ConstBuffer(val=2, dtype=int32, st=...strides=(0,)...)
 //
 // which lowers to (Program.String, what DEBUG=3 prints; a kernel with
-// optimizations lists them first, as "opts [INNER(1, 32) UPCAST(0, 3) ...]")
+// optimizations lists them first, as "opts [INNER(1, 16) UPCAST(0, 6) ...]")
 //
 //	0 CONST        : index   [] 0
 //	1 CONST        : index   [] 3

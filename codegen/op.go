@@ -27,8 +27,8 @@ const (
 	OpMul
 	OpDiv   // true division of floats
 	OpIDiv  // integer division, truncating toward zero (C semantics)
-	OpMod   // integer remainder with the dividend's sign (C semantics)
-	OpMax   // max(a, b)
+	OpMod   // remainder with the dividend's sign (C semantics: % on integers, exact fmod on floats)
+	OpMax   // max(a, b): b if a < b or b is NaN, else a (a tie gives a)
 	OpCmpLt // a < b
 	OpCmpNe // a != b
 	OpCmpEq // a == b
@@ -60,12 +60,13 @@ const (
 	// into ordinary index uops and a gated LOAD; it never reaches a device.
 	OpGather
 
-	// OpMulAcc is Src[0]*Src[1] + Src[2] with the product rounded to the
-	// dtype before the addition (no fused rounding), so that it computes
-	// what a MUL then an ADD do on every device. The fuse rewrite
-	// (rewrite.go) makes it from an ADD of a MUL; an ACCUM whose ReduceOp is
-	// OpMulAcc adds the product of its Src[2] and Src[3] into the
-	// accumulator the same way.
+	// OpMulAcc is Src[0]*Src[1] + Src[2], for floats computed exactly and
+	// rounded once to the dtype (a fused multiply-add: C's fma and fmaf,
+	// FMA32), the same bits on every device. The fuse rewrite (rewrite.go)
+	// makes it from an ADD of a MUL; an ACCUM whose ReduceOp is OpMulAcc
+	// adds the product of its Src[2] and Src[3] into the accumulator the
+	// same way. Float16 values are float32s inside a kernel: a float16
+	// MULACC is FMA32, rounded to a half where a cast or store says so.
 	OpMulAcc
 )
 

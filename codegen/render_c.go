@@ -500,7 +500,13 @@ func (r *cRenderer) alu(op Op, d, from DType, s []string) string {
 		sym := map[Op]string{OpAdd: "+", OpSub: "-", OpMul: "*", OpDiv: "/", OpCmpLt: "<", OpCmpNe: "!=",
 			OpCmpEq: "==", OpAnd: "&", OpOr: "|", OpXor: "^"}[op]
 		return "(" + s[0] + sym + s[1] + ")"
-	case OpIDiv, OpMod:
+	case OpMod:
+		if isFloat {
+			// fmod: exact, with the sign of s[0]; NaN for x % 0 and inf % y.
+			return "__builtin_fmod" + f + "(" + s[0] + ", " + s[1] + ")"
+		}
+		fallthrough
+	case OpIDiv:
 		// NOTE: x / -1 overflows for the most negative x in C; it wraps in Go.
 		t := cValueType(d)
 		return divModExpr(op, d, t, fmt.Sprintf("(%s)(0 - (uint64_t)%s)", t, s[0]), s)
@@ -509,7 +515,14 @@ func (r *cRenderer) alu(op Op, d, from DType, s []string) string {
 	case OpWhere:
 		return "(" + s[0] + " ? " + s[1] + " : " + s[2] + ")"
 	case OpMulAcc:
-		// Two roundings: the source is compiled with -ffp-contract=off.
+		// A float rounded once (the source is compiled with
+		// -ffp-contract=off, so nothing else is fused).
+		switch d {
+		case Float64:
+			return "__builtin_fma(" + s[0] + ", " + s[1] + ", " + s[2] + ")"
+		case Float16, Float32:
+			return "__builtin_fmaf(" + s[0] + ", " + s[1] + ", " + s[2] + ")"
+		}
 		return "((" + s[0] + "*" + s[1] + ")+" + s[2] + ")"
 	}
 	panic(fmt.Sprintf("internal error: render_c: unsupported op %s", op))

@@ -254,7 +254,7 @@ func (r *cRenderer) packIndex(pk *pack) string {
 		if k > 0 {
 			b.WriteString(fmt.Sprintf(")*%dLL+", pk.ext[k]))
 		}
-		b.WriteString(r.u[d].Name)
+		b.WriteString(r.ref(d))
 	}
 	return strings.Repeat("(", len(pk.dims)-1) + b.String()
 }

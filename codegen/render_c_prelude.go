@@ -25,7 +25,15 @@ func cPrelude(used map[string]bool) string {
 // The float32 helpers are branch-free so that the compiler vectorizes the
 // loops calling them; each is accurate to about 2 ulp over the whole range.
 const (
-	cVec  = "typedef float tiny_v8 __attribute__((vector_size(32)));\n"
+	cVec = `typedef float tiny_v8 __attribute__((vector_size(32)));
+static inline tiny_v8 tiny_bc8(float x) { return (tiny_v8){x, x, x, x, x, x, x, x}; }
+#if defined(__FMA__) && defined(__x86_64__)
+#include <immintrin.h>
+static inline tiny_v8 tiny_fma8(tiny_v8 a, tiny_v8 b, tiny_v8 c) { return (tiny_v8)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)c); }
+#else
+static inline tiny_v8 tiny_fma8(tiny_v8 a, tiny_v8 b, tiny_v8 c) { tiny_v8 r; for (int i = 0; i < 8; i++) r[i] = __builtin_fmaf(a[i], b[i], c[i]); return r; }
+#endif
+`
 	cHalf = `#ifdef __FLT16_MAX__
 static inline float tiny_h2f(uint16_t h) { _Float16 f; __builtin_memcpy(&f, &h, 2); return (float)f; }
 static inline uint16_t tiny_f2h(float x) { _Float16 f = (_Float16)x; uint16_t h; __builtin_memcpy(&h, &f, 2); return h; }

@@ -267,27 +267,48 @@ func (r *cRenderer) coef(j, i int, memo map[int]int64) int64 {
 }
 
 // vecLoop emits loop i as one copy of its body per vector of vecWidth
-// columns, each in a block that fixes the loop variable at the copy's
-// first column.
+// columns, side by side in one block, each copy's values named with its
+// own suffix and its loop variable fixed at the copy's first column: first
+// every copy's loads and arithmetic, then the multiply-adds accumulator by
+// accumulator (a register tile's row by row), each over the copies. Row by
+// row, a row's broadcast factor is needed only while its row is folded:
+// with the copies one after the other, the compiler kept every row's
+// broadcast live at once and spilled the tile's accumulators.
 func (r *cRenderer) vecLoop(i int) {
 	r.used["vec"] = true
 	n := int(r.u[r.u[i].Src[1]].Val)
+	r.line("{")
+	r.depth++
+	r.copyLo, r.copyHi = i, r.end[i]
 	for v := 0; v < n/vecWidth; v++ {
-		r.line("{")
-		r.depth++
-		r.line("const long %s = %dLL;", r.u[i].Name, v*vecWidth)
+		r.copySuffix = fmt.Sprintf("_%d", v)
+		r.line("const long %s = %dLL;", r.ref(i), v*vecWidth)
 		for j := i + 1; j < r.end[i]; j++ {
-			r.vecUop(j, v)
+			if r.u[j].Op != OpAccum {
+				r.vecUop(j, v)
+			}
 		}
-		r.depth--
-		r.line("}")
 	}
+	for j := i + 1; j < r.end[i]; j++ {
+		if r.u[j].Op == OpAccum {
+			for v := 0; v < n/vecWidth; v++ {
+				r.copySuffix = fmt.Sprintf("_%d", v)
+				r.vecUop(j, v)
+			}
+		}
+	}
+	r.copyLo, r.copyHi, r.copySuffix = 0, 0, ""
+	r.depth--
+	r.line("}")
 }
 
 // vecUop emits uop j of a vector loop's copy v.
 func (r *cRenderer) vecUop(j, v int) {
 	u := r.u[j]
 	switch {
+	case u.Op == OpAccum && u.ReduceOp == OpMulAcc:
+		acc := fmt.Sprintf("%s_%d", r.ref(u.Src[0]), v)
+		r.line("%s = tiny_fma8(%s, %s, %s);", acc, r.vecOperand(u.Src[2]), r.vecOperand(u.Src[3]), acc)
 	case u.Op == OpAccum:
 		acc := fmt.Sprintf("%s_%d", r.ref(u.Src[0]), v)
 		r.line("%s = %s;", acc, r.accum(u, acc))
@@ -296,6 +317,8 @@ func (r *cRenderer) vecUop(j, v int) {
 		r.line("tiny_v8 %s; __builtin_memcpy(&%s, &%s[%s], sizeof %s);", r.ref(j), r.ref(j), packName(pk), r.packIndex(pk), r.ref(j))
 	case r.vec.class[j] == vecValue && u.Op == OpLoad:
 		r.line("tiny_v8 %s; __builtin_memcpy(&%s, &%s[%s], sizeof %s);", r.ref(j), r.ref(j), r.ref(u.Src[0]), r.ref(u.Src[1]), r.ref(j))
+	case r.vec.class[j] == vecValue && u.Op == OpMulAcc:
+		r.line("const tiny_v8 %s = tiny_fma8(%s, %s, %s);", r.ref(j), r.vecOperand(u.Src[0]), r.vecOperand(u.Src[1]), r.vecOperand(u.Src[2]))
 	case r.vec.class[j] == vecValue:
 		src := make([]string, len(u.Src))
 		for k, s := range u.Src {
@@ -305,6 +328,15 @@ func (r *cRenderer) vecUop(j, v int) {
 	default:
 		r.uop(j)
 	}
+}
+
+// vecOperand renders operand j of a vector uop as a vector: a value of
+// the vector loop as it is, one from outside it broadcast to every lane.
+func (r *cRenderer) vecOperand(j int) string {
+	if r.vec.class[j] == vecValue {
+		return r.ref(j)
+	}
+	return "tiny_bc8(" + r.ref(j) + ")"
 }
 
 // vecAcc declares the vector variables of accumulator i, zero.

@@ -322,8 +322,7 @@ func (r *clRenderer) render() *CLProgram {
 	}
 	kernels.WriteString(r.b.String())
 	var src strings.Builder
-	// No contraction: a MULACC rounds its product as a MUL and an ADD do
-	// on every device.
+	// No contraction: only a MULACC is fused (as fma), as on every device.
 	src.WriteString("#pragma OPENCL FP_CONTRACT OFF\n")
 	usesF64, usesF16 := false, false
 	for _, u := range r.u {
@@ -773,14 +772,21 @@ func (r *clRenderer) alu(op Op, d, from DType, s []string) string {
 		sym := map[Op]string{OpCmpLt: "<", OpCmpNe: "!=", OpCmpEq: "=="}[op]
 		return "(uchar)(" + s[0] + sym + s[1] + ")"
 	case OpIDiv, OpMod:
+		if op == OpMod && d.IsFloat() {
+			return "fmod(" + s[0] + ", " + s[1] + ")" // exact in OpenCL (0 ulp)
+		}
 		return divModExpr(op, d, t, fmt.Sprintf("(%s)(0 - (ulong)%s)", t, s[0]), s)
 	case OpMax:
 		return maxExpr(d.IsFloat(), s)
 	case OpWhere:
 		return "(" + s[0] + " ? " + s[1] + " : " + s[2] + ")"
 	case OpMulAcc:
-		// The product rounded, then the sum, as on the other devices: the
-		// source says FP_CONTRACT OFF, so no mad or fma replaces them.
+		// A float rounded once, as on the other devices (fma is correctly
+		// rounded; the source says FP_CONTRACT OFF, so nothing else is
+		// fused).
+		if d.IsFloat() {
+			return "fma(" + s[0] + ", " + s[1] + ", " + s[2] + ")"
+		}
 		return r.alu(OpAdd, d, d, []string{r.alu(OpMul, d, d, s[:2]), s[2]})
 	}
 	panic(fmt.Sprintf("unsupported op %s", op))

@@ -57,13 +57,15 @@ func isPositiveConst(s string) bool {
 	return err == nil && v > 0
 }
 
-// maxExpr renders the larger of s[0] and s[1]; for floats it is NaN when
-// either is, as Go's max.
+// maxExpr renders MAX(s[0], s[1]): s[1] when it is larger or NaN, else
+// s[0]. So a NaN on either side gives NaN, and on a tie the first operand
+// wins (max(-0.0, 0.0) is -0.0 and max(0.0, -0.0) is 0.0, as torch's
+// maximum).
 func maxExpr(float bool, s []string) string {
 	if float {
-		return fmt.Sprintf("((%s > %s || %s != %s) ? %s : %s)", s[0], s[1], s[0], s[0], s[0], s[1])
+		return fmt.Sprintf("((%s < %s || %s != %s) ? %s : %s)", s[0], s[1], s[1], s[1], s[1], s[0])
 	}
-	return fmt.Sprintf("(%s > %s ? %s : %s)", s[0], s[1], s[0], s[1])
+	return fmt.Sprintf("(%s < %s ? %s : %s)", s[0], s[1], s[1], s[0])
 }
 
 // operandType returns the dtype of u's operands that decides how its op is
@@ -96,6 +98,11 @@ type cListing struct {
 	lit       func(v float64, d DType) string // a constant as the language writes it
 	b         strings.Builder
 	depth     int
+	// While copies of a loop body are emitted side by side: the values of
+	// uops copyLo..copyHi-1 (the loop's RANGE and its body) are named with
+	// copySuffix, one name per copy.
+	copyLo, copyHi int
+	copySuffix     string
 }
 
 func newCListing(p *Program, lit func(float64, DType) string) cListing {
@@ -154,11 +161,19 @@ func (l *cListing) ref(i int) string {
 	case OpDefineVar:
 		return fmt.Sprintf("var%d", l.varIdx[u.Name])
 	case OpRange:
-		return u.Name
+		return u.Name + l.copyOf(i)
 	case OpDefineAcc:
 		return fmt.Sprintf("acc%d", i)
 	}
-	return fmt.Sprintf("v%d", i)
+	return fmt.Sprintf("v%d", i) + l.copyOf(i)
+}
+
+// copyOf returns the suffix of uop i's name in the copy being emitted.
+func (l *cListing) copyOf(i int) string {
+	if i >= l.copyLo && i < l.copyHi {
+		return l.copySuffix
+	}
+	return ""
 }
 
 // negate renders -x; an operand that is itself a negative literal gets

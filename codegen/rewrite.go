@@ -8,10 +8,11 @@ package codegen
 //   - MULACC (fuseMulAcc): an ADD of a MUL computed in the same loop and
 //     used nowhere else becomes MULACC [a, b, c], and an add-ACCUM of such
 //     a MUL an ACCUM with ReduceOp OpMulAcc [acc, idx, a, b]: matmul's and
-//     convolution's inner loops, x*w+b. The product is rounded before the
-//     addition, as the MUL and ADD were (CLANG compiles with
-//     -ffp-contract=off, OpenCL with FP_CONTRACT OFF, and Go rounds an
-//     explicit conversion), so no result changes.
+//     convolution's inner loops, x*w+b. A float MULACC is fused, rounded
+//     once (op.go), on every device: one instruction where the MUL and the
+//     ADD took two, and one rounding error instead of two. This is the
+//     decision to fuse: Options.Skip with OptMulAcc keeps the MUL and the
+//     ADD, each rounded, as they were.
 //   - EXP2 argument folding (foldExp2): exp2(x*s) and exp2((x+k)*s) or
 //     exp2((x-k)*s), with s and k from outside the loop and the MUL and
 //     ADD or SUB used only there, become one EXP2 of two or three operands

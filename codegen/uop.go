@@ -46,7 +46,7 @@ type UOp struct {
 //	LOAD   [buffer, idx] or [buffer, idx, gate]: buffer is a DEFINE_GLOBAL or a DEFINE_ACC
 //	STORE  [buffer, idx, value] or [buffer, idx, value, gate]
 //	ACCUM  [acc, idx, value], or [acc, idx, a, b] with ReduceOp OpMulAcc: acc[idx] = a*b + acc[idx]
-//	MULACC [a, b, c]: a*b + c, the product rounded first
+//	MULACC [a, b, c]: a*b + c, a float rounded once (fused: C's fma, fmaf, FMA32)
 //	EXP2   [x], or [x, s]: exp2(x*s), or [x, k, s]: exp2((x ReduceOp k) * s), each step rounded
 //	RANGE  [start, end]
 //	ENDRANGE [range]

@@ -25,7 +25,8 @@ type (
 	vsFn[T, R any] func(d []R, a []T, b T)
 )
 
-// commutative reports whether op(a, b) == op(b, a).
+// commutative reports whether op(a, b) == op(b, a) (for MAX only of
+// integers: a float tie gives the first operand, so -0.0 and 0.0 differ).
 func commutative(op codegen.Op) bool {
 	switch op {
 	case codegen.OpAdd, codegen.OpMul, codegen.OpMax, codegen.OpAnd, codegen.OpOr, codegen.OpXor,
@@ -77,12 +78,12 @@ func arith[T num](op codegen.Op) (vvFn[T, T], vsFn[T, T]) {
 		return func(d, a, b []T) {
 				a, b = a[:len(d)], b[:len(d)]
 				for i := range d {
-					d[i] = max(a[i], b[i])
+					d[i] = maxOf(a[i], b[i])
 				}
 			}, func(d, a []T, b T) {
 				a = a[:len(d)]
 				for i := range d {
-					d[i] = max(a[i], b)
+					d[i] = maxOf(a[i], b)
 				}
 			}
 	}
@@ -90,6 +91,20 @@ func arith[T num](op codegen.Op) (vvFn[T, T], vsFn[T, T]) {
 }
 
 func floatArith[T float](op codegen.Op) (vvFn[T, T], vsFn[T, T]) {
+	if op == codegen.OpMod {
+		// fmod: exact, with the sign of a (C's fmod).
+		return func(d, a, b []T) {
+				a, b = a[:len(d)], b[:len(d)]
+				for i := range d {
+					d[i] = T(math.Mod(float64(a[i]), float64(b[i])))
+				}
+			}, func(d, a []T, b T) {
+				a = a[:len(d)]
+				for i := range d {
+					d[i] = T(math.Mod(float64(a[i]), float64(b)))
+				}
+			}
+	}
 	if op != codegen.OpDiv {
 		return arith[T](op)
 	}
@@ -451,40 +466,65 @@ func combine[T num](op codegen.Op, a, b T) T {
 	case codegen.OpMul:
 		return a * b
 	}
+	// A max reduce's zero is +0.0 when any zero is: the sign of a zero
+	// maximum is not defined across devices (the order of a reduce is not).
 	return max(a, b)
 }
 
-// mulAdd computes d = x*y + z, the fusion of a MUL into the ADD that
-// consumes it; y and z may be scalars (length-1 runs with ys, zs = 0).
+// fma returns x*y + z as MULACC computes it: a float rounded once
+// (codegen.FMA32, math.FMA), an integer wrapped.
+func fma[T num](x, y, z T) T {
+	switch v := any(x).(type) {
+	case float32:
+		return T(codegen.FMA32(v, float32(y), float32(z)))
+	case float64:
+		return T(math.FMA(v, float64(y), float64(z)))
+	}
+	return x*y + z
+}
+
+// maxOf is the MAX uop: b when it is larger than a or NaN, else a. NaN on
+// either side gives NaN and a tie gives a (so max(-0.0, 0.0) is -0.0), as
+// the C and OpenCL renderers' MAX.
+func maxOf[T num](a, b T) T {
+	if a < b || b != b {
+		return b
+	}
+	return a
+}
+
+// mulAdd computes d = x*y + z, a MULACC, the fusion of a MUL into the ADD
+// that consumes it; y and z may be scalars (length-1 runs with ys, zs = 0).
 func mulAdd[T num](d, x, y []T, ys int, z []T, zs int) {
 	x = x[:len(d)]
 	switch {
 	case ys == 1 && zs == 1:
 		y, z = y[:len(d)], z[:len(d)]
 		for i := range d {
-			d[i] = T(x[i]*y[i]) + z[i]
+			d[i] = fma(x[i], y[i], z[i])
 		}
 	case ys == 1:
 		y = y[:len(d)]
 		c := z[0]
 		for i := range d {
-			d[i] = T(x[i]*y[i]) + c
+			d[i] = fma(x[i], y[i], c)
 		}
 	case zs == 1:
 		z = z[:len(d)]
 		b := y[0]
 		for i := range d {
-			d[i] = T(x[i]*b) + z[i]
+			d[i] = fma(x[i], b, z[i])
 		}
 	default:
 		b, c := y[0], z[0]
 		for i := range d {
-			d[i] = T(x[i]*b) + c
+			d[i] = fma(x[i], b, c)
 		}
 	}
 }
 
-// dot returns the sum of x[i]*y[i] (y a scalar when ys is 0).
+// dot returns the sum of x[i]*y[i] (y a scalar when ys is 0), in four
+// partial sums each folded by multiply-adds.
 func dot[T num](x, y []T, ys int) T {
 	if len(x) > 64 { // pairwise, as pairSum
 		h := (len(x)/2 + 63) &^ 63
@@ -495,25 +535,25 @@ func dot[T num](x, y []T, ys int) T {
 	if ys == 0 {
 		b := y[0]
 		for ; i+4 <= len(x); i += 4 {
-			s0 += x[i] * b
-			s1 += x[i+1] * b
-			s2 += x[i+2] * b
-			s3 += x[i+3] * b
+			s0 = fma(x[i], b, s0)
+			s1 = fma(x[i+1], b, s1)
+			s2 = fma(x[i+2], b, s2)
+			s3 = fma(x[i+3], b, s3)
 		}
 		for ; i < len(x); i++ {
-			s0 += x[i] * b
+			s0 = fma(x[i], b, s0)
 		}
 		return (s0 + s1) + (s2 + s3)
 	}
 	y = y[:len(x)]
 	for ; i+4 <= len(x); i += 4 {
-		s0 += x[i] * y[i]
-		s1 += x[i+1] * y[i+1]
-		s2 += x[i+2] * y[i+2]
-		s3 += x[i+3] * y[i+3]
+		s0 = fma(x[i], y[i], s0)
+		s1 = fma(x[i+1], y[i+1], s1)
+		s2 = fma(x[i+2], y[i+2], s2)
+		s3 = fma(x[i+3], y[i+3], s3)
 	}
 	for ; i < len(x); i++ {
-		s0 += x[i] * y[i]
+		s0 = fma(x[i], y[i], s0)
 	}
 	return (s0 + s1) + (s2 + s3)
 }
@@ -532,24 +572,24 @@ func dotChain[T num](x, y []T, ys int, z []T, zs int, w []T, ws int) T {
 		b := y[0]
 		z, w = z[:len(x)], w[:len(x)]
 		for ; i+4 <= len(x); i += 4 {
-			s0 += T(x[i]*b+z[i]) * w[i]
-			s1 += T(x[i+1]*b+z[i+1]) * w[i+1]
-			s2 += T(x[i+2]*b+z[i+2]) * w[i+2]
-			s3 += T(x[i+3]*b+z[i+3]) * w[i+3]
+			s0 = fma(fma(x[i], b, z[i]), w[i], s0)
+			s1 = fma(fma(x[i+1], b, z[i+1]), w[i+1], s1)
+			s2 = fma(fma(x[i+2], b, z[i+2]), w[i+2], s2)
+			s3 = fma(fma(x[i+3], b, z[i+3]), w[i+3], s3)
 		}
 		for ; i < len(x); i++ {
-			s0 += T(x[i]*b+z[i]) * w[i]
+			s0 = fma(fma(x[i], b, z[i]), w[i], s0)
 		}
 		return (s0 + s1) + (s2 + s3)
 	}
 	for ; i+4 <= len(x); i += 4 {
-		s0 += T(x[i]*y[i*ys]+z[i*zs]) * w[i*ws]
-		s1 += T(x[i+1]*y[(i+1)*ys]+z[(i+1)*zs]) * w[(i+1)*ws]
-		s2 += T(x[i+2]*y[(i+2)*ys]+z[(i+2)*zs]) * w[(i+2)*ws]
-		s3 += T(x[i+3]*y[(i+3)*ys]+z[(i+3)*zs]) * w[(i+3)*ws]
+		s0 = fma(fma(x[i], y[i*ys], z[i*zs]), w[i*ws], s0)
+		s1 = fma(fma(x[i+1], y[(i+1)*ys], z[(i+1)*zs]), w[(i+1)*ws], s1)
+		s2 = fma(fma(x[i+2], y[(i+2)*ys], z[(i+2)*zs]), w[(i+2)*ws], s2)
+		s3 = fma(fma(x[i+3], y[(i+3)*ys], z[(i+3)*zs]), w[(i+3)*ws], s3)
 	}
 	for ; i < len(x); i++ {
-		s0 += T(x[i]*y[i*ys]+z[i*zs]) * w[i*ws]
+		s0 = fma(fma(x[i], y[i*ys], z[i*zs]), w[i*ws], s0)
 	}
 	return (s0 + s1) + (s2 + s3)
 }

@@ -230,19 +230,15 @@ func (c *compiler) accum(i int) vfunc {
 	if q, ok := c.chained[i]; ok {
 		return c.accumChain(i, q)
 	}
-	var v opnd
-	op := u.ReduceOp
-	if op == codegen.OpMulAcc {
+	if u.ReduceOp == codegen.OpMulAcc {
 		x, y := c.mulOps(u.Src[2], u.Src[3])
 		if dot := ac.idx.scalar || ac.fast && ac.aff.coef == 1 && c.vecMode(); dot && !x.scalar {
 			return types[regType(u.DType)].accumDot(acc, ac, x, y)
 		}
-		// Scattered accumulators: the products into a run, then added.
-		v, op = c.product(u.DType, x, y), codegen.OpAdd
-	} else {
-		v = c.in(u.Src[2])
+		// Scattered accumulators: one multiply-add each.
+		return types[regType(u.DType)].accumFMA(acc, ac, x, y)
 	}
-	return types[regType(u.DType)].accum(acc, op, ac, v)
+	return types[regType(u.DType)].accum(acc, u.ReduceOp, ac, c.in(u.Src[2]))
 }
 
 // accumv folds a run into accumulators: into one (a reduce loop innermost),
@@ -342,22 +338,38 @@ func accumChainv[T num](acc int, idx, x, y, z, w opnd) vfunc {
 	}
 }
 
-// product returns a scratch run holding x*y, computed by a closure added
-// before the uop being compiled.
-func (c *compiler) product(d codegen.DType, x, y opnd) opnd {
-	t := regType(d)
-	tmp := c.temp(t)
-	c.add(types[t].product(tmp, x, y))
-	return opnd{slot: tmp, scalar: x.scalar && y.scalar}
-}
-
-func productv[T num](dst int, x, y opnd) vfunc {
+// accumFMAv adds x*y into accumulators one multiply-add at a time: into
+// one, element by element, or through an index run, where the products do
+// not make a dot product (both factors fixed for the run, or scattered
+// accumulators).
+func accumFMAv[T num](acc int, ac access, x, y opnd) vfunc {
 	xs, ys := step(x), step(y)
+	switch {
+	case ac.idx.scalar:
+		return func(fr *frame, _, n int) {
+			t, a := get[T](&fr.cur), get[T](&fr.own)[acc]
+			j := fr.cur.ix[ac.idx.slot][0]
+			for i := range n {
+				a[j] = fma(t[x.slot][i*xs], t[y.slot][i*ys], a[j])
+			}
+		}
+	case ac.fast:
+		return func(fr *frame, blk, n int) {
+			t, a := get[T](&fr.cur), get[T](&fr.own)[acc]
+			j := ac.aff.base(fr) + ac.aff.coef*blk
+			for i := range n {
+				a[j] = fma(t[x.slot][i*xs], t[y.slot][i*ys], a[j])
+				j += ac.aff.coef
+			}
+		}
+	}
+	is := step(ac.idx)
 	return func(fr *frame, _, n int) {
-		t := get[T](&fr.cur)
-		d, a, b := t[dst][:n], t[x.slot], t[y.slot]
-		for i := range d {
-			d[i] = a[i*xs] * b[i*ys]
+		t, a := get[T](&fr.cur), get[T](&fr.own)[acc]
+		idx := fr.cur.ix[ac.idx.slot]
+		for i := range n {
+			j := idx[i*is]
+			a[j] = fma(t[x.slot][i*xs], t[y.slot][i*ys], a[j])
 		}
 	}
 }

@@ -145,31 +145,31 @@ func rowsFns[T num](g *rowGroup, rows []rowAcc, x int, xs [passSteps]int, sc, of
 func mulAdd4[T num](a0, a1, a2, a3, x []T, s0, s1, s2, s3 T) {
 	a0, a1, a2, a3 = a0[:len(x)], a1[:len(x)], a2[:len(x)], a3[:len(x)]
 	for j, v := range x {
-		a0[j] += T(v * s0) // T(...) rounds the product: no fused multiply-add under GOAMD64=v3
-		a1[j] += T(v * s1)
-		a2[j] += T(v * s2)
-		a3[j] += T(v * s3)
+		a0[j] = fma(v, s0, a0[j])
+		a1[j] = fma(v, s1, a1[j])
+		a2[j] = fma(v, s2, a2[j])
+		a3[j] = fma(v, s3, a3[j])
 	}
 }
 
 // mulAdd2x4 adds four reduce steps to two rows of accumulators: a[j] +=
-// x0[j]*s[0] + ... + x3[j]*s[3], and the same for b with t, rounding as the
-// steps one after the other do.
+// x0[j]*s[0] + ... + x3[j]*s[3], and the same for b with t, each step a
+// fused multiply-add, one after the other.
 func mulAdd2x4[T num](a, b, x0, x1, x2, x3, s, t []T) {
 	n := len(x0)
 	a, b, x1, x2, x3 = a[:n], b[:n], x1[:n], x2[:n], x3[:n]
 	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
 	t0, t1, t2, t3 := t[0], t[1], t[2], t[3]
 	j := 0
-	if f, ok := any(a).([]float32); ok && useAVX2 && n >= 8 {
+	if f, ok := any(a).([]float32); ok && useFMA && n >= 8 {
 		j = n &^ 7
 		g, y0, y1, y2, y3 := any(b).([]float32), any(x0).([]float32), any(x1).([]float32), any(x2).([]float32), any(x3).([]float32)
 		mulAdd2x4AVX2(&f[0], &g[0], &y0[0], &y1[0], &y2[0], &y3[0], j, &any(s).([]float32)[:4][0], &any(t).([]float32)[:4][0])
 	}
 	for ; j < n; j++ {
 		v0, v1, v2, v3 := x0[j], x1[j], x2[j], x3[j]
-		a[j] = a[j] + T(v0*s0) + T(v1*s1) + T(v2*s2) + T(v3*s3)
-		b[j] = b[j] + T(v0*t0) + T(v1*t1) + T(v2*t2) + T(v3*t3)
+		a[j] = fma(v3, s3, fma(v2, s2, fma(v1, s1, fma(v0, s0, a[j]))))
+		b[j] = fma(v3, t3, fma(v2, t2, fma(v1, t1, fma(v0, t0, b[j]))))
 	}
 }
 
@@ -179,13 +179,13 @@ func mulAdd1x4[T num](a, x0, x1, x2, x3, s []T) {
 	a, x1, x2, x3 = a[:n], x1[:n], x2[:n], x3[:n]
 	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
 	j := 0
-	if f, ok := any(a).([]float32); ok && useAVX2 && n >= 8 {
+	if f, ok := any(a).([]float32); ok && useFMA && n >= 8 {
 		j = n &^ 7
 		y0, y1, y2, y3 := any(x0).([]float32), any(x1).([]float32), any(x2).([]float32), any(x3).([]float32)
 		mulAdd1x4AVX2(&f[0], &y0[0], &y1[0], &y2[0], &y3[0], j, &any(s).([]float32)[:4][0])
 	}
 	for ; j < n; j++ {
-		a[j] = a[j] + T(x0[j]*s0) + T(x1[j]*s1) + T(x2[j]*s2) + T(x3[j]*s3)
+		a[j] = fma(x3[j], s3, fma(x2[j], s2, fma(x1[j], s1, fma(x0[j], s0, a[j]))))
 	}
 }
 

@@ -2,15 +2,19 @@ package cpu
 
 import "golang.org/x/sys/cpu"
 
-// useAVX2 says whether the float32 row-group and exp2 loops run the AVX2 assembly
+// useAVX2 says whether the float32 exp2 and sin loops run the AVX2 assembly
 // of simd_amd64.s: Go does not vectorize, and a matmul spends its time
 // in them.
 var useAVX2 = cpu.X86.HasAVX2
 
+// useFMA says whether the float32 row-group loops run the AVX2 assembly,
+// whose multiply-adds are fused (FMA3), as MULACC is.
+var useFMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
 // mulAdd2x4AVX2 is mulAdd2x4 for float32 over n elements, n a multiple of
-// 8, with s and t pointing at four factors each. Each product is rounded
-// before its add, in the order of the Go loop, so the results are those of
-// Go's (unfused) arithmetic.
+// 8, with s and t pointing at four factors each. Each multiply-add is
+// fused, in the order of the Go loop, so the results are those of
+// codegen.FMA32.
 //
 //go:noescape
 func mulAdd2x4AVX2(a, b, x0, x1, x2, x3 *float32, n int, s, t *float32)

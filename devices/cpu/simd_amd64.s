@@ -1,8 +1,9 @@
 #include "textflag.h"
 
 // func mulAdd2x4AVX2(a, b, x0, x1, x2, x3 *float32, n int, s, t *float32)
-// a[j] = (((a[j] + x0[j]*s[0]) + x1[j]*s[1]) + x2[j]*s[2]) + x3[j]*s[3],
-// and b the same with t, eight elements at a time; n is a multiple of 8.
+// a[j] = fma(x3[j], s[3], fma(x2[j], s[2], fma(x1[j], s[1], fma(x0[j], s[0], a[j])))),
+// and b the same with t, eight elements at a time, each multiply-add
+// rounded once (FMA3); n is a multiple of 8.
 TEXT ·mulAdd2x4AVX2(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), DI
 	MOVQ b+8(FP), SI
@@ -32,24 +33,16 @@ loop2:
 	VMOVUPS (R10)(DX*1), Y10
 	VMOVUPS (R11)(DX*1), Y11
 	VMOVUPS (DI)(DX*1), Y12
-	VMULPS  Y0, Y8, Y14
-	VADDPS  Y14, Y12, Y12
-	VMULPS  Y1, Y9, Y14
-	VADDPS  Y14, Y12, Y12
-	VMULPS  Y2, Y10, Y14
-	VADDPS  Y14, Y12, Y12
-	VMULPS  Y3, Y11, Y14
-	VADDPS  Y14, Y12, Y12
+	VFMADD231PS Y0, Y8, Y12
+	VFMADD231PS Y1, Y9, Y12
+	VFMADD231PS Y2, Y10, Y12
+	VFMADD231PS Y3, Y11, Y12
 	VMOVUPS Y12, (DI)(DX*1)
 	VMOVUPS (SI)(DX*1), Y13
-	VMULPS  Y4, Y8, Y15
-	VADDPS  Y15, Y13, Y13
-	VMULPS  Y5, Y9, Y15
-	VADDPS  Y15, Y13, Y13
-	VMULPS  Y6, Y10, Y15
-	VADDPS  Y15, Y13, Y13
-	VMULPS  Y7, Y11, Y15
-	VADDPS  Y15, Y13, Y13
+	VFMADD231PS Y4, Y8, Y13
+	VFMADD231PS Y5, Y9, Y13
+	VFMADD231PS Y6, Y10, Y13
+	VFMADD231PS Y7, Y11, Y13
 	VMOVUPS Y13, (SI)(DX*1)
 	ADDQ    $32, DX
 	JMP     loop2
@@ -82,14 +75,10 @@ loop1:
 	VMOVUPS (R10)(DX*1), Y10
 	VMOVUPS (R11)(DX*1), Y11
 	VMOVUPS (DI)(DX*1), Y12
-	VMULPS  Y0, Y8, Y14
-	VADDPS  Y14, Y12, Y12
-	VMULPS  Y1, Y9, Y14
-	VADDPS  Y14, Y12, Y12
-	VMULPS  Y2, Y10, Y14
-	VADDPS  Y14, Y12, Y12
-	VMULPS  Y3, Y11, Y14
-	VADDPS  Y14, Y12, Y12
+	VFMADD231PS Y0, Y8, Y12
+	VFMADD231PS Y1, Y9, Y12
+	VFMADD231PS Y2, Y10, Y12
+	VFMADD231PS Y3, Y11, Y12
 	VMOVUPS Y12, (DI)(DX*1)
 	ADDQ    $32, DX
 	JMP     loop1

@@ -2,8 +2,11 @@
 
 package cpu
 
-// useAVX2 is false off amd64: the row-group loops are plain Go.
-const useAVX2 = false
+// useAVX2 and useFMA are false off amd64: the row-group loops are plain Go.
+const (
+	useAVX2 = false
+	useFMA  = false
+)
 
 func mulAdd2x4AVX2(a, b, x0, x1, x2, x3 *float32, n int, s, t *float32) {
 	panic("internal error: no AVX2 here")

@@ -4,11 +4,13 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+
+	"tiny/codegen"
 )
 
-// TestMulAddRows checks the float32 row-group loops (AVX2 assembly where
-// the CPU has it, plus a Go tail) bit for bit against the same sums written
-// with explicit roundings, for every length up to 40.
+// TestMulAddRows checks the float32 row-group loops (AVX2 and FMA3 assembly
+// where the CPU has it, plus a Go tail) bit for bit against the same sums
+// written as codegen.FMA32s, for every length up to 40.
 func TestMulAddRows(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	vec := func(n int) []float32 {
@@ -26,8 +28,8 @@ func TestMulAddRows(t *testing.T) {
 		for j := range n {
 			wa[j], wb[j] = a[j], b[j]
 			for k := range 4 {
-				wa[j] = float32(wa[j] + float32(x[k][j]*s[k]))
-				wb[j] = float32(wb[j] + float32(x[k][j]*u[k]))
+				wa[j] = codegen.FMA32(x[k][j], s[k], wa[j])
+				wb[j] = codegen.FMA32(x[k][j], u[k], wb[j])
 			}
 		}
 		one := append([]float32(nil), a...)
@@ -35,7 +37,7 @@ func TestMulAddRows(t *testing.T) {
 		mulAdd1x4(one, x[0], x[1], x[2], x[3], s)
 		for j := range n {
 			if a[j] != wa[j] || b[j] != wb[j] || one[j] != wa[j] {
-				t.Fatalf("n=%d (AVX2 %v), element %d: %v %v %v, want %v %v", n, useAVX2, j, a[j], b[j], one[j], wa[j], wb[j])
+				t.Fatalf("n=%d (FMA %v), element %d: %v %v %v, want %v %v", n, useFMA, j, a[j], b[j], one[j], wa[j], wb[j])
 			}
 		}
 	}

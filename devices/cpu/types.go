@@ -23,7 +23,7 @@ type typed interface {
 	where(dst int, cond, a, b opnd) vfunc
 	castFrom(dst int, a opnd, to rtype, toBool, toHalf bool) vfunc
 	mulAdd(dst int, x, y, z opnd) vfunc
-	product(dst int, x, y opnd) vfunc
+	accumFMA(acc int, ac access, x, y opnd) vfunc
 	accumDot(acc int, ac access, x, y opnd) vfunc
 	accumChain(acc int, idx, x, y, z, w opnd) vfunc
 	unary(dst int, a opnd, op codegen.Op) vfunc
@@ -101,7 +101,7 @@ func (numType[T]) castFrom(dst int, a opnd, to rtype, toBool, toHalf bool) vfunc
 
 func (numType[T]) mulAdd(dst int, x, y, z opnd) vfunc { return mulAddv[T](dst, x, y, z) }
 
-func (numType[T]) product(dst int, x, y opnd) vfunc { return productv[T](dst, x, y) }
+func (numType[T]) accumFMA(acc int, ac access, x, y opnd) vfunc { return accumFMAv[T](acc, ac, x, y) }
 
 func (numType[T]) accumDot(acc int, ac access, x, y opnd) vfunc { return accumDot[T](acc, ac, x, y) }
 

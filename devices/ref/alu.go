@@ -98,7 +98,13 @@ func b2i(b bool) int64 {
 // both give 0 for a divisor of 0 (C leaves it undefined), the most
 // negative value divided by -1 is itself and its MOD -1 is 0.
 func alu(op codegen.Op, d, from codegen.DType, x, y, z value) value {
-	if op == codegen.OpMulAcc { // x*y + z, the product rounded first
+	if op == codegen.OpMulAcc && from.IsFloat() { // x*y + z rounded once
+		if from == codegen.Float64 {
+			return value{f: math.FMA(x.f, y.f, z.f)}
+		}
+		return value{f: float64(codegen.FMA32(float32(x.f), float32(y.f), float32(z.f)))}
+	}
+	if op == codegen.OpMulAcc {
 		return alu(codegen.OpAdd, d, d, alu(codegen.OpMul, d, d, x, y, value{}), z, value{})
 	}
 	switch op {
@@ -142,8 +148,15 @@ func alu(op codegen.Op, d, from codegen.DType, x, y, z value) value {
 			r = a * b
 		case codegen.OpDiv:
 			r = a / b
+		case codegen.OpMod:
+			// fmod: exact (so float64's equals float32's), the sign of a.
+			r = math.Mod(a, b)
 		case codegen.OpMax:
-			r = max(a, b)
+			// The first operand unless the second is larger or NaN.
+			r = a
+			if a < b || b != b {
+				r = b
+			}
 		default:
 			panic(fmt.Sprintf("ref: %s of %s", op, from))
 		}

@@ -22,7 +22,7 @@
 //	ACCUM          acc[idx] = ReduceOp(acc[idx], value); with ReduceOp MULACC and
 //	               operands [acc, idx, a, b], acc[idx] = a*b + acc[idx]
 //	the ALU ops    alu.go: the result of the operation, in DType
-//	MULACC         [a, b, c]: a*b + c, the product rounded first (a MUL then an ADD)
+//	MULACC         [a, b, c]: a*b + c, a float rounded once (fused: C's fma, fmaf)
 //	EXP2           [x]: exp2(x); [x, s]: exp2(x*s); [x, k, s]: exp2((x ReduceOp k)*s),
 //	               ReduceOp ADD or SUB, each step rounded as if on its own
 //
@@ -202,7 +202,7 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 			m, i := mem(pc), regs[u.Src[1]].i
 			var acc value
 			if acc, err = m.load(i); err == nil && u.ReduceOp == codegen.OpMulAcc {
-				// acc[i] = a*b + acc[i], the product rounded first.
+				// acc[i] = a*b + acc[i], a float rounded once.
 				err = m.store(i, alu(codegen.OpMulAcc, u.DType, u.DType, regs[u.Src[2]], regs[u.Src[3]], acc))
 			} else if err == nil {
 				err = m.store(i, alu(u.ReduceOp, u.DType, u.DType, acc, regs[u.Src[2]], value{}))

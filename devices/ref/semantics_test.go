@@ -31,9 +31,10 @@ func buf(d codegen.DType, vs ...any) *devices.Buffer {
 }
 
 var (
-	nan = math.NaN()
-	inf = math.Inf(1)
-	i32 = codegen.Int32
+	nan     = math.NaN()
+	inf     = math.Inf(1)
+	negZero = math.Copysign(0, -1)
+	i32     = codegen.Int32
 )
 
 // The semantics of the uops at their edges, as the reference device
@@ -62,6 +63,12 @@ func TestSemantics(t *testing.T) {
 		{"uint32 max", codegen.OpMax, u32, []*devices.Buffer{buf(u32, math.MaxUint32, 1), buf(u32, 1, 2)}, []float64{math.MaxUint32, 2}},
 		{"uint32 cmplt", codegen.OpCmpLt, b, []*devices.Buffer{buf(u32, math.MaxUint32, 1), buf(u32, 1, 2)}, []float64{0, 1}},
 		{"float max", codegen.OpMax, f32, []*devices.Buffer{buf(f32, nan, 1, -inf, 3), buf(f32, 1, nan, inf, 2)}, []float64{nan, nan, inf, 3}},
+		// A tie gives the first operand: torch's maximum(-0.0, 0.0) is -0.0.
+		{"float max ties", codegen.OpMax, f32, []*devices.Buffer{buf(f32, negZero, 0.0, negZero, 0.0, 1), buf(f32, 0.0, negZero, negZero, 0.0, 1)}, []float64{negZero, 0, negZero, 0, 1}},
+		// MOD of floats is the exact fmod, with the dividend's sign.
+		{"float mod", codegen.OpMod, f32, []*devices.Buffer{buf(f32, 5, -5, 5, 1e30, 7, negZero, 5, inf, nan, -7.5),
+			buf(f32, inf, inf, 0, 3, 1e-30, 2, nan, 2, 2, 2)},
+			[]float64{5, -5, nan, float64(float32(math.Mod(float64(float32(1e30)), 3))), float64(float32(math.Mod(7, float64(float32(1e-30))))), negZero, nan, nan, nan, -1.5}},
 		{"float cmpne", codegen.OpCmpNe, b, []*devices.Buffer{buf(f32, nan, 1, 0), buf(f32, nan, 1, math.Copysign(0, -1))}, []float64{1, 0, 0}},
 		{"float cmpeq", codegen.OpCmpEq, b, []*devices.Buffer{buf(f32, nan, 1, 0), buf(f32, nan, 1, math.Copysign(0, -1))}, []float64{0, 1, 1}},
 		{"float cmplt", codegen.OpCmpLt, b, []*devices.Buffer{buf(f32, nan, 1, -inf), buf(f32, 1, nan, inf)}, []float64{0, 0, 1}},
@@ -82,20 +89,7 @@ func TestSemantics(t *testing.T) {
 		{"sin", codegen.OpSin, f32, []*devices.Buffer{buf(f32, inf, -inf, nan, 0)}, []float64{nan, nan, nan, 0}},
 		{"recip", codegen.OpRecip, f32, []*devices.Buffer{buf(f32, 0, math.Copysign(0, -1), inf, nan, 4)}, []float64{inf, -inf, 0, nan, 0.25}},
 	}
-	devs := map[string]devices.Device{}
-	for _, name := range []string{"REF", "CPU", "CLANG"} {
-		if name == "CLANG" {
-			if _, err := clang.Available(); err != nil {
-				t.Logf("CLANG not tested: %v", err)
-				continue
-			}
-		}
-		d, err := devices.Open(name, devices.Options{Threads: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		devs[name] = d
-	}
+	devs := testDevices(t)
 	for _, c := range cases {
 		n := c.in[0].Len
 		s := shape.FromInts(n)
@@ -120,7 +114,8 @@ func TestSemantics(t *testing.T) {
 				t.Fatalf("%s: %s: %v", name, c.name, err)
 			}
 			for i, w := range c.want {
-				if g := kt.Get(out, i); g != w && !(math.IsNaN(g) && math.IsNaN(w)) {
+				// (A zero's sign counts: -0.0 is not 0.0 here.)
+				if g := kt.Get(out, i); (g != w || math.Signbit(g) != math.Signbit(w)) && !(math.IsNaN(g) && math.IsNaN(w)) {
 					t.Errorf("%s: %s: element %d = %v, want %v", name, c.name, i, g, w)
 				}
 			}
@@ -153,5 +148,82 @@ func TestBadPrograms(t *testing.T) {
 	p.UOps[3] = codegen.UOp{Op: codegen.OpAdd, DType: f32, Src: []int{2, 3}}
 	if _, err := d.Compile(p); err == nil || !strings.Contains(err.Error(), "operand 3 is not an earlier uop") {
 		t.Errorf("operand after the uop: err = %v", err)
+	}
+}
+
+// testDevices opens REF, CPU and, where a C compiler works, CLANG.
+func testDevices(t *testing.T) map[string]devices.Device {
+	devs := map[string]devices.Device{}
+	for _, name := range []string{"REF", "CPU", "CLANG"} {
+		if name == "CLANG" {
+			if _, err := clang.Available(); err != nil {
+				t.Logf("CLANG not tested: %v", err)
+				continue
+			}
+		}
+		d, err := devices.Open(name, devices.Options{Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		devs[name] = d
+	}
+	return devs
+}
+
+// A float MULACC is rounded once on every device: x*y + z where the
+// product rounded first would cancel to 0, elementwise in float32 and
+// float64, and a matmul's multiply-add ACCUMs (a register tile) whose
+// second step does the same.
+func TestMulAccFused(t *testing.T) {
+	e32, e64 := math.Ldexp(1, -12), math.Ldexp(1, -27)
+	f64 := codegen.Float64
+	ew := func(d codegen.DType, x, y, z float64) *codegen.Kernel {
+		s := shape.FromInts(3)
+		v := kt.Op(codegen.OpAdd, d, kt.Op(codegen.OpMul, d, kt.Load(1, d, s), kt.Load(2, d, s)), kt.Load(3, d, s))
+		return kt.Kernel(s, v, kt.Spec(d, 3), kt.Spec(d, 3), kt.Spec(d, 3))
+	}
+	// (4, 16) = (4, 2) @ (2, 16): out[i][j] = a[i][0]*b[0][j] + a[i][1]*b[1][j].
+	m, n, k := 4, 16, 2
+	a := kt.Must(shape.FromInts(m, 1, k).ExpandInts([]int{m, n, k}))
+	b := kt.Must(kt.Must(kt.Must(shape.FromInts(k, n).Permute([]int{1, 0})).ReshapeInts([]int{1, n, k})).ExpandInts([]int{m, n, k}))
+	mm := kt.Kernel(shape.FromInts(m, n, 1), kt.Reduce(codegen.OpAdd, f32, []int{2},
+		kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))), kt.Spec(f32, m*k), kt.Spec(f32, k*n))
+	bm := make([]any, k*n)
+	for j := range n {
+		bm[j], bm[n+j] = -(1 + 2*e32), 1+e32
+	}
+	cases := []struct {
+		name string
+		k    *codegen.Kernel
+		in   []*devices.Buffer
+		want float64
+	}{
+		{"float32", ew(f32, 0, 0, 0), []*devices.Buffer{buf(f32, 1+e32, 1+e32, 1+e32), buf(f32, 1+e32, 1+e32, 1+e32), buf(f32, -(1 + 2*e32), -(1 + 2*e32), -(1 + 2*e32))}, e32 * e32},
+		{"float64", ew(f64, 0, 0, 0), []*devices.Buffer{buf(f64, 1+e64, 1+e64, 1+e64), buf(f64, 1+e64, 1+e64, 1+e64), buf(f64, -(1 + 2*e64), -(1 + 2*e64), -(1 + 2*e64))}, e64 * e64},
+		{"matmul", mm, []*devices.Buffer{buf(f32, 1.0, 1+e32, 1.0, 1+e32, 1.0, 1+e32, 1.0, 1+e32), buf(f32, bm...)}, e32 * e32},
+	}
+	for name, d := range testDevices(t) {
+		for _, c := range cases {
+			p, err := codegen.Lower(c.k, codegen.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !p.Opts.Has(codegen.OptMulAcc) || p.Opts.Has(codegen.OptSplit) {
+				t.Fatalf("%s: want a MULACC in one global loop over outputs: %s", c.name, p.Opts)
+			}
+			r, err := d.Compile(p)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", name, c.name, err)
+			}
+			out := devices.Alloc(c.k.Bufs[0].DType, c.k.Bufs[0].Size)
+			if err := r.Run(append([]*devices.Buffer{out}, c.in...), nil); err != nil {
+				t.Fatalf("%s: %s: %v", name, c.name, err)
+			}
+			for i := range out.Len {
+				if g := kt.Get(out, i); g != c.want {
+					t.Errorf("%s: %s: element %d = %v, want %v (rounded once)", name, c.name, i, g, c.want)
+				}
+			}
+		}
 	}
 }
