@@ -579,14 +579,18 @@ func (t *Tensor) MaxPool2d(kernel, stride, dilation, padding []int, ceilMode boo
 		valid := t.n.eng.Full(t.n.shape, 1, Bool).padFlat(pads, 0).pool(op, k, s, d)
 		x = valid.Where(x, t.n.eng.Scalar(minValue(t.n.dtype), t.n.dtype))
 	}
-	if !channelsLast(t) {
+	if !channelsLast(t) || prod(x.n.shape[t.Ndim()-len(k):t.Ndim()]) < 16 {
 		return x.Max(windowAxes(len(k)), false)
 	}
 	// The input keeps its channels innermost (a tiled convolution's
 	// result): the max is stored that way too, (batch, *o, channel), and
 	// returned as a view in the logical order, so that the kernels of the
 	// backward pass, which read the input, the max and the count of ties
-	// at each element, load all three along contiguous channels.
+	// at each element, load all three along contiguous channels. Not when
+	// a channel's output holds fewer than 16 values (a cache line): reading
+	// across channels then touches few lines anyway, and the row-major
+	// order keeps a flatten after the pool contiguous (beautiful_mnist's
+	// 3x3 pool before its Linear layer: the Linear ran 10x slower).
 	n := len(k)
 	order := []int{0}
 	for i := 0; i < n; i++ {
