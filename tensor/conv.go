@@ -441,7 +441,33 @@ func convGradWeight(g, xp *Tensor, wShape []int, groups int, s, d []int, tiled b
 	for j := 0; j < n; j++ {
 		axes = append(axes, 5+j)
 	}
-	part := prodT.Sum(axes, false) // (nc, groups, rcout, cin, *hw)
+	var part *Tensor
+	if tiled && cin < 8 {
+		// Too few input channels to fill a vector (the first layer of an
+		// image model): the output channels go innermost in the stored
+		// partial sums, so that the register tile's columns are the
+		// output channels, contiguous in g, and its rows the kernel taps
+		// (stored (nc, groups, *hw, cin, rcout), returned as a view in
+		// the logical order). With the taps innermost (25 of them, not a
+		// vector's multiple), the tile fell back to accumulators in memory.
+		order := []int{0, 1, 2}
+		for j := 0; j < 2*n; j++ {
+			order = append(order, 5+j)
+		}
+		order = append(order, 4, 3) // (nc, bc, groups, *o, *hw, cin, rcout)
+		sum := []int{1}
+		for j := 0; j < n; j++ {
+			sum = append(sum, 3+j)
+		}
+		part = prodT.Permute(order...).Sum(sum, false) // (nc, groups, *hw, cin, rcout)
+		back := []int{0, 1, n + 3, n + 2}
+		for j := 0; j < n; j++ {
+			back = append(back, 2+j)
+		}
+		part = part.Permute(back...)
+	} else {
+		part = prodT.Sum(axes, false) // (nc, groups, rcout, cin, *hw)
+	}
 	if nc > 1 {
 		part = part.Sum([]int{0}, false)
 	} else {

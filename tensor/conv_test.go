@@ -67,6 +67,9 @@ func convTiledMatchesViews(t *testing.T, e *Engine) {
 		// A batch of 160: the register tile's batch rows are cut into
 		// blocks of 32 (codegen's rowBlock), each ending in a shifted tile.
 		{"batch blocks", []int{160, 3, 6, 5}, []int{32, 3, 3, 3}, 1, []int{1}, []int{1}, []int{0}},
+		// 8 input channels or more: the weight gradient's tile columns are
+		// the input channels (fewer: the output channels).
+		{"channels", []int{4, 16, 6, 5}, []int{8, 8, 3, 2}, 2, []int{1}, []int{1}, []int{1}},
 	}
 	defer func(old int) { convTiledMACs = old }(convTiledMACs)
 	for _, c := range cases {
