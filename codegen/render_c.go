@@ -185,7 +185,7 @@ func newCRenderer(p *Program) *cRenderer {
 		r.partOff, r.partBytes = map[int]int{}, 0
 	}
 	r.vec = r.planVec()
-	r.pack = r.planPack()
+	r.pack = r.planPack(true)
 	return r
 }
 
