@@ -1,5 +1,7 @@
 package codegen
 
+import "math"
+
 // This file defines the builder that collects uops while a kernel is lowered:
 // it keeps them in nested loop scopes, merges identical pure uops, and hoists
 // each pure uop to the outermost open loop it depends on, so that a device
@@ -26,7 +28,7 @@ type ukey struct {
 	op    Op
 	dtype DType
 	src   [4]*bnode
-	val   float64
+	val   uint64 // the value's bits: CONST -0.0 is not CONST 0.0
 	buf   int
 	name  string
 }
@@ -44,7 +46,7 @@ func newBuilder() *builder {
 // The uop is placed in the innermost scope any operand lives in, which may be
 // outside the loop being built.
 func (b *builder) pure(u UOp, src ...*bnode) *bnode {
-	k := ukey{op: u.Op, dtype: u.DType, val: u.Val, buf: u.Buf, name: u.Name}
+	k := ukey{op: u.Op, dtype: u.DType, val: math.Float64bits(u.Val), buf: u.Buf, name: u.Name}
 	if len(src) > len(k.src) {
 		panic("internal error: uop with too many operands")
 	}

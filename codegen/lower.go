@@ -442,7 +442,7 @@ func (e *emitter) fold(r *Node) *bnode {
 		if acc == nil {
 			acc = v
 		} else {
-			acc = e.b.pure(UOp{Op: r.ReduceOp, DType: r.DType}, acc, v)
+			acc = e.alu(r.ReduceOp, r.DType, acc, v)
 		}
 	})
 	return acc
@@ -504,7 +504,7 @@ func (e *emitter) lowerNode(n *Node) *bnode {
 		for len(vs) > 1 {
 			var next []*bnode
 			for i := 0; i+1 < len(vs); i += 2 {
-				next = append(next, e.b.pure(UOp{Op: n.ReduceOp, DType: n.DType}, vs[i], vs[i+1]))
+				next = append(next, e.alu(n.ReduceOp, n.DType, vs[i], vs[i+1]))
 			}
 			if len(vs)%2 == 1 {
 				next = append(next, vs[len(vs)-1])
@@ -522,7 +522,31 @@ func (e *emitter) lowerNode(n *Node) *bnode {
 	for i, s := range n.Src {
 		src[i] = e.value(s)
 	}
-	return e.b.pure(UOp{Op: n.Op, DType: n.DType}, src...)
+	return e.alu(n.Op, n.DType, src...)
+}
+
+// alu returns the uop of ALU op over src, or an operand when the op does
+// nothing to it: a WHERE whose condition is a constant (a mask that the
+// indices of an unrolled copy decide, as a scan's triangle), and a MAX
+// with the lowest value of its dtype (what a masked-out term of a max
+// reads). Both hold for every value, NaN and -0.0 included; an ADD of 0.0
+// does not (-0.0 + 0.0 is 0.0) and stays.
+func (e *emitter) alu(op Op, d DType, src ...*bnode) *bnode {
+	switch {
+	case op == OpWhere && src[0].u.Op == OpConst:
+		if src[0].u.Val != 0 {
+			return src[1]
+		}
+		return src[2]
+	case op == OpMax:
+		lo, _ := d.MinMax()
+		for i, s := range src {
+			if s.u.Op == OpConst && s.u.Val == lo {
+				return src[1-i]
+			}
+		}
+	}
+	return e.b.pure(UOp{Op: op, DType: d}, src...)
 }
 
 // index returns the buffer index and validity of leaf n in the current copy.

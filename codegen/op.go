@@ -27,8 +27,8 @@ const (
 	OpMul
 	OpDiv   // true division of floats
 	OpIDiv  // integer division, truncating toward zero (C semantics)
-	OpMod   // integer remainder with the dividend's sign (C semantics)
-	OpMax   // max(a, b)
+	OpMod   // remainder with the dividend's sign (C semantics: % on integers, exact fmod on floats)
+	OpMax   // max(a, b): b if a < b or b is NaN, else a (a tie gives a)
 	OpCmpLt // a < b
 	OpCmpNe // a != b
 	OpCmpEq // a == b

@@ -19,6 +19,7 @@ type plan struct {
 	leaves  []*Node // Load, Const, Gather and Store nodes
 	sts     map[*Node]shape.Tracker
 	never   map[*Node]bool // loads and consts whose tracker is never valid: they read 0
+	strides [][]int64      // loadStrides' answer for the current shape; nil until asked
 }
 
 // analyze checks k and returns its plan before any optimization.
@@ -159,7 +160,7 @@ func (pl *plan) reshape(newShape []int, newRed []bool, f func([]int) []int) bool
 		}
 		sts[n] = nst
 	}
-	pl.shape, pl.red, pl.sts = newShape, newRed, sts
+	pl.shape, pl.red, pl.sts, pl.strides = newShape, newRed, sts, nil
 	return true
 }
 
@@ -206,8 +207,13 @@ func (pl *plan) merge() {
 // loadStrides returns, for each load, the distance in memory between
 // neighbouring elements along each axis (0 along axes of size 1 and axes
 // the load does not depend on; 1<<20 where the distance is not constant).
+// The heuristics of nest.go ask for it many times per lowering: it is
+// computed once per shape (reshape clears it). Callers must not modify it.
 func (pl *plan) loadStrides() [][]int64 {
-	var out [][]int64
+	if pl.strides != nil {
+		return pl.strides
+	}
+	out := [][]int64{}
 	for _, n := range pl.leaves {
 		if n.Op != OpLoad && n.Op != OpGather {
 			continue
@@ -234,6 +240,7 @@ func (pl *plan) loadStrides() [][]int64 {
 		}
 		out = append(out, s)
 	}
+	pl.strides = out
 	return out
 }
 

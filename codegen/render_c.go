@@ -501,7 +501,13 @@ func (r *cRenderer) alu(op Op, d, from DType, s []string) string {
 		sym := map[Op]string{OpAdd: "+", OpSub: "-", OpMul: "*", OpDiv: "/", OpCmpLt: "<", OpCmpNe: "!=",
 			OpCmpEq: "==", OpAnd: "&", OpOr: "|", OpXor: "^"}[op]
 		return "(" + s[0] + sym + s[1] + ")"
-	case OpIDiv, OpMod:
+	case OpMod:
+		if isFloat {
+			// fmod: exact, with the sign of s[0]; NaN for x % 0 and inf % y.
+			return "__builtin_fmod" + f + "(" + s[0] + ", " + s[1] + ")"
+		}
+		fallthrough
+	case OpIDiv:
 		// NOTE: x / -1 overflows for the most negative x in C; it wraps in Go.
 		t := cValueType(d)
 		return divModExpr(op, d, t, fmt.Sprintf("(%s)(0 - (uint64_t)%s)", t, s[0]), s)

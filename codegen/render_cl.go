@@ -772,6 +772,9 @@ func (r *clRenderer) alu(op Op, d, from DType, s []string) string {
 		sym := map[Op]string{OpCmpLt: "<", OpCmpNe: "!=", OpCmpEq: "=="}[op]
 		return "(uchar)(" + s[0] + sym + s[1] + ")"
 	case OpIDiv, OpMod:
+		if op == OpMod && d.IsFloat() {
+			return "fmod(" + s[0] + ", " + s[1] + ")" // exact in OpenCL (0 ulp)
+		}
 		return divModExpr(op, d, t, fmt.Sprintf("(%s)(0 - (ulong)%s)", t, s[0]), s)
 	case OpMax:
 		return maxExpr(d.IsFloat(), s)

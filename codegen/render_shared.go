@@ -57,13 +57,15 @@ func isPositiveConst(s string) bool {
 	return err == nil && v > 0
 }
 
-// maxExpr renders the larger of s[0] and s[1]; for floats it is NaN when
-// either is, as Go's max.
+// maxExpr renders MAX(s[0], s[1]): s[1] when it is larger or NaN, else
+// s[0]. So a NaN on either side gives NaN, and on a tie the first operand
+// wins (max(-0.0, 0.0) is -0.0 and max(0.0, -0.0) is 0.0, as torch's
+// maximum).
 func maxExpr(float bool, s []string) string {
 	if float {
-		return fmt.Sprintf("((%s > %s || %s != %s) ? %s : %s)", s[0], s[1], s[0], s[0], s[0], s[1])
+		return fmt.Sprintf("((%s < %s || %s != %s) ? %s : %s)", s[0], s[1], s[1], s[1], s[1], s[0])
 	}
-	return fmt.Sprintf("(%s > %s ? %s : %s)", s[0], s[1], s[0], s[1])
+	return fmt.Sprintf("(%s < %s ? %s : %s)", s[0], s[1], s[1], s[0])
 }
 
 // operandType returns the dtype of u's operands that decides how its op is

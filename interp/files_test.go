@@ -54,7 +54,7 @@ func TestLoadNumpyAndSpecFiles(t *testing.T) {
 		if got := tvl.t.DType().String(); got != dtypes[want.DType] {
 			t.Errorf("%s: dtype %s, want %s", what, got, want.DType)
 		}
-		if err := compareTorch(what, v, want, 0, 0); err != nil {
+		if err := compareTorch(what, v, want, 0, 0, false); err != nil {
 			t.Error(err)
 		}
 	}

@@ -40,6 +40,8 @@ type torchCase struct {
 	Rtol     *float64              `json:"rtol"`
 	Gatol    *float64              `json:"gatol"`
 	Grtol    *float64              `json:"grtol"`
+	// SignedZeros: a zero of the results must have torch's sign.
+	SignedZeros bool `json:"signed_zeros"`
 }
 
 // floats returns the array's data as float64s (nan and infinities from
@@ -225,7 +227,7 @@ func runTorchCase(dev string, c torchCase) error {
 	}
 	atol, rtol := tolOr(c.Atol, 1e-6), tolOr(c.Rtol, 1e-3)
 	for i, o := range outs {
-		if err := compareTorch(fmt.Sprintf("result %d", i), o, c.Out[i], atol, rtol); err != nil {
+		if err := compareTorch(fmt.Sprintf("result %d", i), o, c.Out[i], atol, rtol, c.SignedZeros); err != nil {
 			return err
 		}
 	}
@@ -262,7 +264,7 @@ func runTorchCase(dev string, c torchCase) error {
 	grads := it.globals.vars["__grads"].(Sequence)
 	gatol, grtol := tolOr(c.Gatol, 1e-4), tolOr(c.Grtol, 1e-3)
 	for i, name := range names {
-		if err := compareTorch("gradient of "+name, grads.At(i), c.Grads[name], gatol, grtol); err != nil {
+		if err := compareTorch("gradient of "+name, grads.At(i), c.Grads[name], gatol, grtol, false); err != nil {
 			return err
 		}
 	}
@@ -278,8 +280,8 @@ func tolOr(p *float64, def float64) float64 {
 
 // compareTorch checks a result against torch's: shape and dtype exactly,
 // values within atol + rtol*|want| (nan where torch has nan, infinities
-// equal, integers and bools exactly).
-func compareTorch(what string, got Value, want torchArray, atol, rtol float64) (err error) {
+// equal, integers and bools exactly; with signedZeros a zero's sign too).
+func compareTorch(what string, got Value, want torchArray, atol, rtol float64, signedZeros bool) (err error) {
 	tvl, ok := got.(*TensorValue)
 	if !ok {
 		return fmt.Errorf("%s: want a tensor, got %s", what, got.Type())
@@ -332,6 +334,8 @@ func compareTorch(what string, got Value, want torchArray, atol, rtol float64) (
 			ok = math.IsNaN(g[i])
 		case math.IsInf(w[i], 0):
 			ok = g[i] == w[i]
+		case signedZeros && w[i] == 0:
+			ok = g[i] == 0 && math.Signbit(g[i]) == math.Signbit(w[i])
 		default:
 			ok = math.Abs(g[i]-w[i]) <= atol+rtol*math.Abs(w[i])
 		}

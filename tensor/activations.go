@@ -19,20 +19,19 @@ func pick(c *Tensor, a, b any) *Tensor { return c.Where(a, b) }
 func le(x *Tensor, v float64) *Tensor { return x.Lt(v).Or(x.Eq(v)) }
 func ge(x *Tensor, v float64) *Tensor { return x.Gt(v).Or(x.Eq(v)) }
 
-// Elu returns x where x > 0 and alpha*(e**x - 1) elsewhere.
+// Elu returns alpha*(e**x - 1) where x <= 0 and x elsewhere (NaN too,
+// with gradient 1 there as torch's).
 func (t *Tensor) Elu(alpha float64) *Tensor {
 	x := t.floatOf()
-	pos := x.Gt(0)
-	neg := pick(pos, 0.0, x)
-	return pick(pos, x, neg.Exp().Sub(1.0).Mul(alpha))
+	neg := le(x, 0)
+	return pick(neg, pick(neg, x, 0.0).Exp().Sub(1.0).Mul(alpha), x)
 }
 
 // Celu returns max(0, x) + min(0, alpha*(e**(x/alpha) - 1)).
 func (t *Tensor) Celu(alpha float64) *Tensor {
 	x := t.floatOf()
-	pos := x.Gt(0)
-	neg := pick(pos, 0.0, x)
-	return pick(pos, x, neg.Div(alpha).Exp().Sub(1.0).Mul(alpha))
+	neg := le(x, 0)
+	return pick(neg, pick(neg, x, 0.0).Div(alpha).Exp().Sub(1.0).Mul(alpha), x)
 }
 
 // Selu returns gamma*elu(x, alpha) (tinygrad's defaults are alpha=1.67326,
@@ -62,26 +61,31 @@ func (t *Tensor) Softsign() *Tensor {
 
 // Hardsigmoid returns alpha*x + beta limited to [0, 1] (tinygrad's defaults
 // alpha=1/6, beta=0.5 are torch's function); its gradient is alpha strictly
-// inside and 0 elsewhere.
+// inside and 0 elsewhere (at NaN too, as torch's).
 func (t *Tensor) Hardsigmoid(alpha, beta float64) *Tensor {
 	y := t.floatOf().Mul(alpha).Add(beta)
-	return pick(le(y, 0), 0.0, pick(ge(y, 1), 1.0, y))
+	return pick(le(y, 0), 0.0, pick(ge(y, 1), 1.0, pick(y.IsNan(), y.Detach(), y)))
 }
 
 // Hardswish returns x*relu6(x+3)/6. Left of -3 that product is x*0: -0.0,
 // and NaN at -inf, as torch's; those are constants there (no gradient).
 func (t *Tensor) Hardswish() *Tensor {
 	x := t.floatOf()
-	mid := x.Mul(x.Add(3.0)).Mul(1.0 / 6)
+	in := le(x, 3)
+	xs := pick(ge(x, -3).And(in), x, 0.0) // no NaN or inf reaches mid's gradient
+	mid := xs.Mul(xs.Add(3.0)).Mul(1.0 / 6)
 	low := pick(x.Eq(math.Inf(-1)), math.NaN(), math.Copysign(0, -1))
-	return pick(x.Lt(-3), low, pick(x.Gt(3), x, mid))
+	// (NaN takes the x branch: its gradient is 1 there, as torch's.)
+	return pick(x.Lt(-3), low, pick(in, mid, x))
 }
 
 // Hardtanh returns x limited to [lo, hi]; the gradient is 1 strictly
-// inside and 0 elsewhere, as torch's.
+// inside (and at NaN) and 0 elsewhere, as torch's. At a bound x itself is
+// the result, as torch's: hardtanh(-0.0, 0, 1) is -0.0.
 func (t *Tensor) Hardtanh(lo, hi float64) *Tensor {
 	x := t.floatOf()
-	return pick(le(x, lo), lo, pick(ge(x, hi), hi, x))
+	xd := x.Detach()
+	return pick(le(x, lo), pick(x.Lt(lo), lo, xd), pick(ge(x, hi), pick(x.Gt(hi), hi, xd), x))
 }
 
 // Relu6 returns x limited to [0, 6].

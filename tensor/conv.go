@@ -219,6 +219,15 @@ func conv(x, w *Tensor, groups int, s, d, pads []int) *Tensor {
 		neg[i] = -p
 	}
 	return withGrad(y, []*Tensor{x, w}, func(g *Tensor) []*Tensor {
+		if tiled {
+			// g (usually a fused chain of elementwise ops, a batch
+			// norm's and a pool's backward) is computed once, into the
+			// layout the weight gradient reads; the input gradient's
+			// padded copy is made from it. Computed inside that copy,
+			// every load of the chain sat under the padding's mask, and
+			// the loop did not vectorize (5x slower than this copy).
+			g = relayoutAct(g, true)
+		}
 		return []*Tensor{
 			convGradInput(g, w, xp.n.shape, groups, s, d, tiled).padFlat(neg, 0),
 			convGradWeight(g, xw, w.n.shape, groups, s, d, tiled),
@@ -404,7 +413,8 @@ func convGradInput(g, w *Tensor, xpShape []int, groups int, s, d []int, tiled bo
 }
 
 // convGradWeight is the gradient of a convolution's weight, of shape
-// wShape, given g and the padded input xp: for each kernel position, the
+// wShape, given g (with tiled, laid out (batch, *spatial, channel)) and the
+// padded input xp: for each kernel position, the
 // sum over the batch and the output positions of the window's input times
 // g. The batch is summed in two steps, chunks of it first, so that the
 // first kernel's data for one chunk stays in cache while every kernel
@@ -416,9 +426,6 @@ func convGradWeight(g, xp *Tensor, wShape []int, groups int, s, d []int, tiled b
 	cout, cin := wShape[0], wShape[1]
 	rcout := cout / groups
 	bs := xp.n.shape[0]
-	if tiled {
-		g = relayoutAct(g, true)
-	}
 	x := xp.pool(op, hw, s, d) // (bs, groups*cin, *o, *hw)
 	oyx := x.n.shape[2 : 2+n]
 	nc := convChunks(bs, prod(wShape))
@@ -572,7 +579,72 @@ func (t *Tensor) MaxPool2d(kernel, stride, dilation, padding []int, ceilMode boo
 		valid := t.n.eng.Full(t.n.shape, 1, Bool).padFlat(pads, 0).pool(op, k, s, d)
 		x = valid.Where(x, t.n.eng.Scalar(minValue(t.n.dtype), t.n.dtype))
 	}
-	return x.Max(windowAxes(len(k)), false)
+	if !channelsLast(t) {
+		return x.Max(windowAxes(len(k)), false)
+	}
+	// The input keeps its channels innermost (a tiled convolution's
+	// result): the max is stored that way too, (batch, *o, channel), and
+	// returned as a view in the logical order, so that the kernels of the
+	// backward pass, which read the input, the max and the count of ties
+	// at each element, load all three along contiguous channels.
+	n := len(k)
+	order := []int{0}
+	for i := 0; i < n; i++ {
+		order = append(order, 2+i)
+	}
+	order = append(order, 1)
+	for i := 0; i < n; i++ {
+		order = append(order, 2+n+i)
+	}
+	y := x.Permute(order...).Max(windowAxes(n), false) // (batch, *o, channel)
+	back := []int{0, n + 1}
+	for i := 0; i < n; i++ {
+		back = append(back, 1+i)
+	}
+	return y.Permute(back...)
+}
+
+// channelsLast reports whether t, an activation (batch, channel,
+// *spatial), is computed from data laid out with the channels innermost:
+// among the full-size operands its kernel would load (through elementwise
+// ops), more have channel stride 1 than a unit last-axis stride.
+func channelsLast(t *Tensor) bool {
+	if t.Ndim() < 3 {
+		return false
+	}
+	last, nchw := 0, 0
+	seen := map[*lazy]bool{}
+	var walk func(n *lazy)
+	walk = func(n *lazy) {
+		if seen[n] || len(seen) > 64 {
+			return
+		}
+		seen[n] = true
+		switch n.kind {
+		case kElementwise:
+			for _, s := range n.src {
+				walk(s)
+			}
+		case kView:
+			if len(n.st.Views) != 1 || n.base.kind == kElementwise || n.base.kind == kConst {
+				return
+			}
+			v := n.st.Views[0]
+			c, ok1 := v.Strides[1].Int()
+			w, ok2 := v.Strides[len(v.Strides)-1].Int()
+			switch {
+			case !ok1 || !ok2 || c == 0 || w == 0:
+			case c == 1:
+				last++
+			case w == 1:
+				nchw++
+			}
+		case kBuffer, kReduce, kContiguous, kGather:
+			nchw++
+		}
+	}
+	walk(t.n)
+	return last > nchw
 }
 
 // spatial returns t's last n axes, failing if t has fewer.

@@ -96,3 +96,55 @@ func convTiledMatchesViews(t *testing.T, e *Engine) {
 		}
 	}
 }
+
+// A max pool over channels-last data (a tiled convolution's result) stores
+// its maximum channels innermost; its values and its gradient, ties shared
+// evenly, are those of the same pool over row-major data, in as many
+// kernels.
+func TestMaxPoolChannelsLast(t *testing.T) {
+	for _, dev := range []string{"CPU", "CLANG"} {
+		e, err := NewEngine(Options{Device: dev})
+		if err != nil {
+			t.Logf("%s: %v", dev, err)
+			continue
+		}
+		t.Run(dev, func(t *testing.T) {
+			// Values rounded to halves, so windows hold ties.
+			nhwc := e.Randn([]int{3, 7, 6, 5}, 1).Mul(2).Round().Div(2).Contiguous().Realize()
+			cl := nhwc.Permute(0, 3, 1, 2)
+			rm := cl.Contiguous().Realize()
+			if !channelsLast(cl.Relu()) || channelsLast(rm.Relu()) {
+				t.Fatalf("channelsLast: %v on the permuted copy, %v on the row-major one", channelsLast(cl.Relu()), channelsLast(rm.Relu()))
+			}
+			for _, c := range []struct {
+				name         string
+				k, s, d, pad []int
+				ceil         bool
+			}{
+				{"k2", []int{2, 2}, nil, []int{1}, []int{0}, false},
+				{"k3 s2 p1", []int{3, 3}, []int{2}, []int{1}, []int{1}, false},
+				{"k2 s1 d2 ceil", []int{2, 3}, []int{1, 2}, []int{2, 1}, []int{0}, true},
+			} {
+				run := func(x *Tensor) ([]float64, int) {
+					x = x.SetRequiresGrad(true)
+					y := x.Relu().MaxPool2d(c.k, c.s, c.d, c.pad, c.ceil)
+					n := len(y.Schedule())
+					up := e.Randn(y.Shape(), 2)
+					g := y.Mul(up).Sum(nil, false).Gradient(x)[0]
+					return append(y.Floats(), g.Floats()...), n
+				}
+				want, nw := run(rm)
+				got, ng := run(cl)
+				if ng != nw {
+					t.Errorf("%s: %d kernels, want %d", c.name, ng, nw)
+				}
+				for j := range want {
+					if d := got[j] - want[j]; math.Abs(d) > 1e-6+1e-5*math.Abs(want[j]) {
+						t.Errorf("%s: value %d = %v, want %v", c.name, j, got[j], want[j])
+						break
+					}
+				}
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"tiny/codegen"
@@ -186,7 +187,8 @@ func (t *Tensor) div(y any, reverse bool) *Tensor {
 	return alu(codegen.OpDiv, a.n.dtype, a, b)
 }
 
-// FloorDiv returns t // y: the floor of the quotient, as Python's //.
+// FloorDiv returns t // y: the floor of the quotient, as Python's // (for
+// floats torch's floor_divide: -5.0 // inf is -1.0, see floatFloorDiv).
 // It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) FloorDiv(y any) *Tensor { return t.floorDiv(y, false) }
 
@@ -197,7 +199,7 @@ func (t *Tensor) RFloorDiv(y any) *Tensor { return t.floorDiv(y, true) }
 func (t *Tensor) floorDiv(y any, reverse bool) *Tensor {
 	a, b := t.broadcasted(y, reverse)
 	if a.n.dtype.IsFloat() {
-		return alu(codegen.OpDiv, a.n.dtype, a, b).Floor()
+		return floatFloorDiv(a, b)
 	}
 	if a.n.dtype == Bool {
 		a, b = a.Cast(Int32), b.Cast(Int32)
@@ -213,7 +215,9 @@ func (t *Tensor) floorDiv(y any, reverse bool) *Tensor {
 	return adjust.Where(q.Sub(1), q)
 }
 
-// Mod returns t % y with the sign of y, as Python's %.
+// Mod returns t % y with the sign of y, as Python's % and torch's
+// remainder: for floats the exact fmod, plus y where it is nonzero and its
+// sign differs from y's (so -5 % inf is inf, 5 % inf is 5, x % 0 is NaN).
 // It panics with a *Error if the operands do not broadcast.
 func (t *Tensor) Mod(y any) *Tensor { return t.mod(y, false) }
 
@@ -223,15 +227,36 @@ func (t *Tensor) RMod(y any) *Tensor { return t.mod(y, true) }
 
 func (t *Tensor) mod(y any, reverse bool) *Tensor {
 	a, b := t.broadcasted(y, reverse)
-	if a.n.dtype.IsFloat() {
-		return a.Sub(alu(codegen.OpDiv, a.n.dtype, a, b).Floor().Mul(b))
-	}
 	if a.n.dtype == Bool {
 		a, b = a.Cast(Int32), b.Cast(Int32)
 	}
 	r := alu(codegen.OpMod, a.n.dtype, a, b)
 	adjust := r.Ne(0).And(r.Lt(0).Ne(b.Lt(0)))
-	return adjust.Where(r.Add(b), r)
+	out := adjust.Where(r.Add(b), r)
+	if !out.n.dtype.IsFloat() {
+		return out
+	}
+	// torch's gradients: 1 for t, -(t // y) for y.
+	return withGrad(out, []*Tensor{a, b}, func(g *Tensor) []*Tensor {
+		return []*Tensor{g, g.Neg().Mul(floatFloorDiv(a, b))}
+	})
+}
+
+// floatFloorDiv is Python's and torch's a // b on floats: (a - fmod(a, b))/b
+// (exact), one less where the remainder's sign differs from b's, rounded
+// to the nearest integer; a/b where b is 0. So -5.0 // inf is -1.0 (floor
+// of the quotient would give -0.0) and inf // 2 is NaN.
+func floatFloorDiv(a, b *Tensor) *Tensor {
+	d := a.n.dtype
+	m := alu(codegen.OpMod, d, a, b)
+	div := alu(codegen.OpDiv, d, a.Sub(m), b)
+	div = m.Ne(0).And(m.Lt(0).Ne(b.Lt(0))).Where(div.Sub(1.0), div)
+	fl := div.Floor()
+	fl = div.Sub(fl).Gt(0.5).Where(fl.Add(1.0), fl)
+	// A zero quotient takes the sign of a/b; b = 0 gives a/b itself.
+	q := alu(codegen.OpDiv, d, a, b)
+	zero := q.Reciprocal().Lt(0).Where(math.Copysign(0, -1), 0.0) // 1/q < 0: q < 0 or q is -0.0
+	return b.Eq(0).Where(q, div.Eq(0).Where(zero, fl))
 }
 
 // Lt returns t < y as bool.

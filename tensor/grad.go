@@ -386,12 +386,19 @@ func aluGrad(n, result *lazy, g *Tensor) []*Tensor {
 		return []*Tensor{g.Div(out.Mul(2))}
 	case codegen.OpMax:
 		// The larger operand takes the gradient; where they are equal each
-		// takes half, so that max(x, x) has gradient 1 as x does.
+		// takes half, so that max(x, x) has gradient 1 as x does. As
+		// torch's, an operand gets none only where it is the smaller: a NaN
+		// on either side gives both the whole gradient.
 		a, b := src[0], src[1]
 		share := func(x, y *Tensor) *Tensor {
-			return x.Gt(y).Where(g, x.Eq(y).Where(g.Mul(0.5), 0))
+			return x.Lt(y).Where(0, x.Eq(y).Where(g.Mul(0.5), g))
 		}
 		return []*Tensor{share(a, b), share(b, a)}
+	case codegen.OpMod: // fmod(a, b) = a - b*trunc(a/b)
+		if !n.dtype.IsFloat() {
+			return []*Tensor{nil, nil}
+		}
+		return []*Tensor{g, g.Neg().Mul(src[0].Div(src[1]).trunc())}
 	case codegen.OpWhere:
 		c := src[0]
 		return []*Tensor{nil, c.Where(g, 0), c.Where(0, g)}
@@ -414,8 +421,13 @@ func reduceGrad(n, result *lazy, g *Tensor) *Tensor {
 	ge := g.Expand(shp...)
 	switch n.op {
 	case codegen.OpMax:
-		hit := x.Eq((&Tensor{result}).Expand(shp...)).Cast(n.dtype)
-		return hit.Div(hit.Sum(n.axes, true).Expand(shp...)).Mul(ge)
+		// g is divided by the number of ties at the reduce's shape (the
+		// count's kernel does it once per maximum) and the mask selects
+		// it: a select, not a cast of the comparison, so that the C
+		// compiler vectorizes the loop that reads it.
+		e := x.n.eng
+		hit := x.Eq((&Tensor{result}).Expand(shp...)).Where(e.Scalar(1, n.dtype), e.Scalar(0, n.dtype))
+		return hit.Mul(g.Div(hit.Sum(n.axes, true)).Expand(shp...))
 	case codegen.OpMul:
 		return ge.Mul((&Tensor{result}).Expand(shp...)).Div(x)
 	}

@@ -58,7 +58,7 @@ func (t *Tensor) Cummax(axis int) *Tensor {
 		return t
 	}
 	a := normAxis("cummax", axis, t.Ndim())
-	return t.Transpose(a, -1).scanLast(scanMax).Transpose(a, -1)
+	return t.scan(scanMax, a)
 }
 
 // Any reports whether some element over axes is nonzero (bool); an empty

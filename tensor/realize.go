@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 	"weak"
 
@@ -156,6 +157,7 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 	if e.interp == nil {
 		e.compileAhead(items, log)
 	}
+	large := false // an output of reclaimBytes or more: collect after the run
 	for i, it := range items {
 		out, ok := inPlace(items, i, bufOf), false
 		shared := out != nil // an assigned buffer, already counted
@@ -165,8 +167,11 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 		} else {
 			out, ok = devices.Reuse(it.out.dtype, prod(it.out.shape))
 		}
-		if !ok && prod(it.out.shape)*it.out.dtype.Size() >= reclaimBytes {
-			out, ok = reclaim(it.out.dtype, prod(it.out.shape))
+		if prod(it.out.shape)*it.out.dtype.Size() >= reclaimBytes {
+			large = true
+			if !ok {
+				out, ok = reclaim(it.out.dtype, prod(it.out.shape))
+			}
 		}
 		if !ok {
 			out = devices.Alloc(it.out.dtype, prod(it.out.shape))
@@ -221,21 +226,63 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 		}
 	}
 	runtime.KeepAlive(items)
+	if large {
+		collectSoon()
+	}
 }
 
-// reclaimBytes is the output size from which realize, finding no buffer of
-// that size in the pool, collects garbage so that buffers of dead tensors
-// are back in it. Faulting in fresh pages costs about 1.6 ms per MiB on
-// this machine (26 ms for a 16 MiB softmax output in a loop that keeps the
-// previous result alive until the assignment), a collection 0.3-1 ms, so
-// from 4 MiB on the collection is the cheaper gamble.
+// reclaimBytes is the output size from which realize starts a garbage
+// collection in the background after its kernels, so that the buffers of
+// the tensors the program has dropped since (a loop's previous results)
+// are back in the pool by the next call. Faulting in fresh pages costs
+// about 1.6 ms per MiB on this machine, a collection's work 0.3-1 ms.
 const reclaimBytes = 4 << 20
 
-// reclaim runs a garbage collection, waits briefly for the cleanups it
-// queues to return dead tensors' buffers to the pool, and takes one of n
-// elements of d from it if one came back.
+// collection is the background collection collectSoon started, closed
+// when it ends; nil when none runs. aheadBytes counts the bytes realize
+// allocated for large outputs while it ran.
+var (
+	collection atomic.Pointer[chan struct{}]
+	aheadBytes atomic.Int64
+)
+
+// aheadLimit is how far, in freshly allocated bytes, realize runs ahead of
+// a background collection before it waits for it (reclaim).
+const aheadLimit = 64 << 20
+
+// collectSoon starts a garbage collection on its own goroutine unless one
+// started so is still running. Go knows that a tensor is dead only by
+// collecting (the lazy graph never holds a realized result, the program
+// does), and the cleanups that collection queues return dead tensors'
+// buffers to the pool. A collection realize waited for took 2-30 ms of wall
+// time on a loaded 2-core machine, most of it waiting for threads to be
+// scheduled, against 0.3-1 ms of work; in the background it overlaps the
+// program and the next call's scheduling.
+func collectSoon() {
+	done := make(chan struct{})
+	if collection.CompareAndSwap(nil, &done) {
+		aheadBytes.Store(0)
+		go func() {
+			runtime.GC()
+			collection.Store(nil)
+			close(done)
+		}()
+	}
+}
+
+// reclaim is realize's way to a buffer of n elements of d for a large
+// output when the pool has none. While a background collection runs, a
+// loop's previous results are not back yet: realize allocates fresh ones
+// (they join the pool when they die) up to aheadLimit bytes, and past that
+// waits for the collection and briefly for the cleanups it queues, so that
+// a loop realizing faster than the collector runs keeps bounded memory.
+// false: the caller allocates.
 func reclaim(d DType, n int) (*devices.Buffer, bool) {
-	runtime.GC()
+	done := collection.Load()
+	if done == nil || aheadBytes.Add(int64(n*d.Size())) <= aheadLimit {
+		return nil, false
+	}
+	<-*done
 	for range 50 {
 		if b, ok := devices.Reuse(d, n); ok {
 			return b, true

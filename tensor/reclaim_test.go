@@ -7,9 +7,10 @@ import (
 )
 
 // TestReclaim realizes 8 MiB outputs in a loop that keeps the previous
-// result alive, as `s = f(x).realize()` does: from the third round on, the
-// output two rounds back is garbage and realize must find its buffer again
-// instead of allocating anew.
+// result alive, as `s = f(x).realize()` does: the outputs of earlier rounds
+// are garbage, and the background collections realize starts must bring
+// their buffers back to the pool, so that the loop allocates at most
+// aheadLimit bytes beyond a few buffers instead of one per round.
 func TestReclaim(t *testing.T) {
 	e, err := NewEngine(Options{Device: "CPU"})
 	if err != nil {
@@ -19,11 +20,12 @@ func TestReclaim(t *testing.T) {
 	x := e.Full([]int{n}, 1, Float32).Add(0).Realize()
 	s := x.Add(1).Realize()
 	before := devices.FreshBytes()
-	for i := range 12 {
+	const rounds = 40
+	for i := range rounds {
 		s = x.Add(float64(i%2 + 2)).Realize()
 	}
-	if got := (devices.FreshBytes() - before) / (4 * n); got > 3 {
-		t.Errorf("12 rounds allocated %d fresh outputs, want at most 3 (buffers of dead results reused)", got)
+	if got, most := (devices.FreshBytes()-before)/(4*n), int64(aheadLimit/(4*n)+3); got > most {
+		t.Errorf("%d rounds allocated %d fresh outputs, want at most %d (buffers of dead results reused)", rounds, got, most)
 	}
 	if v := s.Floats()[n-1]; v != 4 {
 		t.Errorf("last element %v, want 4", v)

@@ -239,7 +239,7 @@ func (t *Tensor) Cumsum(axis int) *Tensor {
 		return t.Cast(sumDType(t.n.dtype))
 	}
 	a := normAxis("cumsum", axis, t.Ndim())
-	return t.Transpose(a, -1).scanLast(scanAdd).Transpose(a, -1)
+	return t.scan(scanAdd, a)
 }
 
 // Softmax returns e**t normalized to sum 1 along axis.

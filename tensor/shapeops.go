@@ -415,17 +415,61 @@ func (t *Tensor) Lerp(end *Tensor, weight any) *Tensor {
 }
 
 // Clamp bounds t below by lo and above by hi; a nil bound is not applied.
-// It panics with a *Error when both are nil.
+// It panics with a *Error when both are nil. The result is
+// minimum(maximum(t, lo), hi), so a tie keeps t (clamp(-0.0, 0) is -0.0)
+// and a NaN anywhere gives NaN. The gradients are torch's: t gets it where
+// lo <= t <= hi (ties included, NaN not), lo where t < lo < hi, hi where
+// t > hi or hi < lo, on any dtype the result is a float of.
 func (t *Tensor) Clamp(lo, hi any) *Tensor {
 	if lo == nil && hi == nil {
 		fail("clip: at least one of 'min_' or 'max_' must not be None")
 	}
-	x := t
+	y := t
 	if lo != nil {
-		x = x.Maximum(lo)
+		y = y.Maximum(lo)
 	}
 	if hi != nil {
-		x = x.Minimum(hi)
+		y = y.Minimum(hi)
 	}
-	return x
+	if !y.n.dtype.IsFloat() {
+		return y
+	}
+	// The operands at the result's shape and dtype; the gradient of each
+	// flows back through its cast and expand.
+	at := func(v any) *Tensor {
+		if v == nil {
+			return nil
+		}
+		return t.operand(v).Cast(y.n.dtype).broadcastTo(y.n.shape)
+	}
+	x, l, h := at(t), at(lo), at(hi)
+	srcs := []*Tensor{x}
+	if l != nil {
+		srcs = append(srcs, l)
+	}
+	if h != nil {
+		srcs = append(srcs, h)
+	}
+	return withGrad(y, srcs, func(g *Tensor) []*Tensor {
+		var in, gl, gh *Tensor
+		switch {
+		case h == nil:
+			in, gl = ge2(x, l), x.Lt(l)
+		case l == nil:
+			in, gh = le2(x, h), x.Gt(h)
+		default:
+			in, gl, gh = ge2(x, l).And(le2(x, h)), x.Lt(l).And(l.Lt(h)), x.Gt(h).Or(h.Lt(l))
+		}
+		out := []*Tensor{in.Where(g, 0)}
+		for _, m := range []*Tensor{gl, gh} {
+			if m != nil {
+				out = append(out, m.Where(g, 0))
+			}
+		}
+		return out
+	})
 }
+
+// le2 and ge2 are x <= y and x >= y, false for NaN on either side.
+func le2(x, y *Tensor) *Tensor { return x.Lt(y).Or(x.Eq(y)) }
+func ge2(x, y *Tensor) *Tensor { return x.Gt(y).Or(x.Eq(y)) }

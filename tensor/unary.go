@@ -68,7 +68,9 @@ func (t *Tensor) Abs() *Tensor {
 		return t
 	}
 	if t.n.dtype.IsFloat() {
-		return t.Lt(0).Where(t.Neg(), t.Eq(0).Where(0.0, t))
+		// abs(-0.0) is 0.0; the gradient is sign(x): 0 at zero and NaN.
+		td := t.Detach()
+		return t.Lt(0).Where(t.Neg(), t.Gt(0).Where(t, td.Eq(0).Where(0.0, td)))
 	}
 	return t.Lt(0).Where(t.Neg(), t)
 }
@@ -78,12 +80,14 @@ func (t *Tensor) Sign() *Tensor {
 	return t.Lt(0).Where(-1, t.Gt(0).Where(1, 0).Cast(t.n.dtype)).Cast(t.n.dtype)
 }
 
-// Relu returns t where it is positive and 0 elsewhere; NaN stays NaN.
+// Relu returns t where it is positive and 0 elsewhere, as torch's: NaN
+// stays NaN and -0.0 stays -0.0 (max(x, 0) keeps x on a tie). The gradient
+// is 0 at zero and below, 1 above and at NaN.
 func (t *Tensor) Relu() *Tensor {
 	if !t.n.dtype.IsFloat() {
 		return t.Gt(0).Where(t, 0)
 	}
-	return t.Lt(0).Or(t.Eq(0)).Where(0, t)
+	return le(t, 0).Where(t.Lt(0).Where(0, t.Detach()), t)
 }
 
 // Sigmoid returns 1/(1+e**-t), computed from e = e**-|t| (never above 1)
@@ -97,8 +101,12 @@ func (t *Tensor) Sigmoid() *Tensor {
 	return pos.Where(d.Reciprocal(), e.Div(d))
 }
 
-// Tanh returns the hyperbolic tangent, 2*sigmoid(2t)-1.
-func (t *Tensor) Tanh() *Tensor { return t.floatOf().Mul(2.0).Sigmoid().Mul(2.0).Sub(1.0) }
+// Tanh returns the hyperbolic tangent, 2*sigmoid(2t)-1, and t itself at
+// zero so that tanh(-0.0) is -0.0.
+func (t *Tensor) Tanh() *Tensor {
+	x := t.floatOf()
+	return x.Eq(0).Where(x, x.Mul(2.0).Sigmoid().Mul(2.0).Sub(1.0))
+}
 
 // Gelu returns the tanh approximation of the Gaussian error linear unit.
 func (t *Tensor) Gelu() *Tensor {

@@ -25,7 +25,8 @@ type (
 	vsFn[T, R any] func(d []R, a []T, b T)
 )
 
-// commutative reports whether op(a, b) == op(b, a).
+// commutative reports whether op(a, b) == op(b, a) (for MAX only of
+// integers: a float tie gives the first operand, so -0.0 and 0.0 differ).
 func commutative(op codegen.Op) bool {
 	switch op {
 	case codegen.OpAdd, codegen.OpMul, codegen.OpMax, codegen.OpAnd, codegen.OpOr, codegen.OpXor,
@@ -77,12 +78,12 @@ func arith[T num](op codegen.Op) (vvFn[T, T], vsFn[T, T]) {
 		return func(d, a, b []T) {
 				a, b = a[:len(d)], b[:len(d)]
 				for i := range d {
-					d[i] = max(a[i], b[i])
+					d[i] = maxOf(a[i], b[i])
 				}
 			}, func(d, a []T, b T) {
 				a = a[:len(d)]
 				for i := range d {
-					d[i] = max(a[i], b)
+					d[i] = maxOf(a[i], b)
 				}
 			}
 	}
@@ -90,6 +91,20 @@ func arith[T num](op codegen.Op) (vvFn[T, T], vsFn[T, T]) {
 }
 
 func floatArith[T float](op codegen.Op) (vvFn[T, T], vsFn[T, T]) {
+	if op == codegen.OpMod {
+		// fmod: exact, with the sign of a (C's fmod).
+		return func(d, a, b []T) {
+				a, b = a[:len(d)], b[:len(d)]
+				for i := range d {
+					d[i] = T(math.Mod(float64(a[i]), float64(b[i])))
+				}
+			}, func(d, a []T, b T) {
+				a = a[:len(d)]
+				for i := range d {
+					d[i] = T(math.Mod(float64(a[i]), float64(b)))
+				}
+			}
+	}
 	if op != codegen.OpDiv {
 		return arith[T](op)
 	}
@@ -451,6 +466,8 @@ func combine[T num](op codegen.Op, a, b T) T {
 	case codegen.OpMul:
 		return a * b
 	}
+	// A max reduce's zero is +0.0 when any zero is: the sign of a zero
+	// maximum is not defined across devices (the order of a reduce is not).
 	return max(a, b)
 }
 
@@ -464,6 +481,16 @@ func fma[T num](x, y, z T) T {
 		return T(math.FMA(v, float64(y), float64(z)))
 	}
 	return x*y + z
+}
+
+// maxOf is the MAX uop: b when it is larger than a or NaN, else a. NaN on
+// either side gives NaN and a tie gives a (so max(-0.0, 0.0) is -0.0), as
+// the C and OpenCL renderers' MAX.
+func maxOf[T num](a, b T) T {
+	if a < b || b != b {
+		return b
+	}
+	return a
 }
 
 // mulAdd computes d = x*y + z, a MULACC, the fusion of a MUL into the ADD

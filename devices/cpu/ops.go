@@ -112,7 +112,8 @@ func binv[T, R num](c *compiler, dst int, a, b opnd, vv vvFn[T, R], vs vsFn[T, R
 			t := get[T](&fr.cur)
 			vs(get[R](&fr.cur)[dst][:n], t[a.slot][:n], t[b.slot][0])
 		}
-	case !b.scalar && commutative(c.u[dst].Op):
+	case !b.scalar && commutative(c.u[dst].Op) && !(c.u[dst].Op == codegen.OpMax && c.u[dst].DType.IsFloat()):
+		// (A float MAX keeps its order: a tie gives the first operand.)
 		return func(fr *frame, _, n int) {
 			t := get[T](&fr.cur)
 			vs(get[R](&fr.cur)[dst][:n], t[b.slot][:n], t[a.slot][0])

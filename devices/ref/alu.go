@@ -148,8 +148,15 @@ func alu(op codegen.Op, d, from codegen.DType, x, y, z value) value {
 			r = a * b
 		case codegen.OpDiv:
 			r = a / b
+		case codegen.OpMod:
+			// fmod: exact (so float64's equals float32's), the sign of a.
+			r = math.Mod(a, b)
 		case codegen.OpMax:
-			r = max(a, b)
+			// The first operand unless the second is larger or NaN.
+			r = a
+			if a < b || b != b {
+				r = b
+			}
 		default:
 			panic(fmt.Sprintf("ref: %s of %s", op, from))
 		}

@@ -31,9 +31,10 @@ func buf(d codegen.DType, vs ...any) *devices.Buffer {
 }
 
 var (
-	nan = math.NaN()
-	inf = math.Inf(1)
-	i32 = codegen.Int32
+	nan     = math.NaN()
+	inf     = math.Inf(1)
+	negZero = math.Copysign(0, -1)
+	i32     = codegen.Int32
 )
 
 // The semantics of the uops at their edges, as the reference device
@@ -62,6 +63,12 @@ func TestSemantics(t *testing.T) {
 		{"uint32 max", codegen.OpMax, u32, []*devices.Buffer{buf(u32, math.MaxUint32, 1), buf(u32, 1, 2)}, []float64{math.MaxUint32, 2}},
 		{"uint32 cmplt", codegen.OpCmpLt, b, []*devices.Buffer{buf(u32, math.MaxUint32, 1), buf(u32, 1, 2)}, []float64{0, 1}},
 		{"float max", codegen.OpMax, f32, []*devices.Buffer{buf(f32, nan, 1, -inf, 3), buf(f32, 1, nan, inf, 2)}, []float64{nan, nan, inf, 3}},
+		// A tie gives the first operand: torch's maximum(-0.0, 0.0) is -0.0.
+		{"float max ties", codegen.OpMax, f32, []*devices.Buffer{buf(f32, negZero, 0.0, negZero, 0.0, 1), buf(f32, 0.0, negZero, negZero, 0.0, 1)}, []float64{negZero, 0, negZero, 0, 1}},
+		// MOD of floats is the exact fmod, with the dividend's sign.
+		{"float mod", codegen.OpMod, f32, []*devices.Buffer{buf(f32, 5, -5, 5, 1e30, 7, negZero, 5, inf, nan, -7.5),
+			buf(f32, inf, inf, 0, 3, 1e-30, 2, nan, 2, 2, 2)},
+			[]float64{5, -5, nan, float64(float32(math.Mod(float64(float32(1e30)), 3))), float64(float32(math.Mod(7, float64(float32(1e-30))))), negZero, nan, nan, nan, -1.5}},
 		{"float cmpne", codegen.OpCmpNe, b, []*devices.Buffer{buf(f32, nan, 1, 0), buf(f32, nan, 1, math.Copysign(0, -1))}, []float64{1, 0, 0}},
 		{"float cmpeq", codegen.OpCmpEq, b, []*devices.Buffer{buf(f32, nan, 1, 0), buf(f32, nan, 1, math.Copysign(0, -1))}, []float64{0, 1, 1}},
 		{"float cmplt", codegen.OpCmpLt, b, []*devices.Buffer{buf(f32, nan, 1, -inf), buf(f32, 1, nan, inf)}, []float64{0, 0, 1}},
@@ -107,7 +114,8 @@ func TestSemantics(t *testing.T) {
 				t.Fatalf("%s: %s: %v", name, c.name, err)
 			}
 			for i, w := range c.want {
-				if g := kt.Get(out, i); g != w && !(math.IsNaN(g) && math.IsNaN(w)) {
+				// (A zero's sign counts: -0.0 is not 0.0 here.)
+				if g := kt.Get(out, i); (g != w || math.Signbit(g) != math.Signbit(w)) && !(math.IsNaN(g) && math.IsNaN(w)) {
 					t.Errorf("%s: %s: element %d = %v, want %v", name, c.name, i, g, w)
 				}
 			}

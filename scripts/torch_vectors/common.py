@@ -73,12 +73,16 @@ class Suite:
         self.names.add(name)
         return {"name": name, "src": src, "inputs": {k: arr(v) for k, v in inputs.items()}}
 
-    def add(self, name, src, inputs, fn, grad=(), atol=None, rtol=None, gatol=None, grtol=None):
+    def add(self, name, src, inputs, fn, grad=(), atol=None, rtol=None, gatol=None, grtol=None,
+            signed_zeros=False):
         """A case: src is a tiny expression over the inputs (a dict of name
         to tensor); fn(**inputs) computes torch's result (a tensor, or a
         tuple/list of tensors for an op that returns several). grad names the
-        inputs to differentiate sum(out_i * upstream_i) with respect to."""
+        inputs to differentiate sum(out_i * upstream_i) with respect to.
+        signed_zeros: the results' zeros must have torch's signs."""
         case = self._new(name, src, inputs)
+        if signed_zeros:
+            case["signed_zeros"] = True
         ins = {k: v.detach().clone().requires_grad_(k in grad) for k, v in inputs.items()}
         out = fn(**ins)
         multi = isinstance(out, (tuple, list))

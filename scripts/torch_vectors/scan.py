@@ -25,6 +25,15 @@ s.add("cumsum_int", "x.cumsum(0)", {"x": torch.randint(-5, 5, (500,), dtype=torc
 s.add("cumsum_bool", "(x > 0).cumsum(0)", {"x": r(130)}, lambda x: (x > 0).cumsum(0).int())
 s.add("cummax_200", "x.cummax(0)", {"x": r(200)}, lambda x: x.cummax(0).values, grad=("x",))
 s.add("cummax_1000_axis1", "x.cummax(1)", {"x": r(2, 1000)}, lambda x: x.cummax(1).values, grad=("x",))
+s.add("cummax_axis0_inner", "x.cummax(0)", {"x": r(130, 3, 2)}, lambda x: x.cummax(0).values, grad=("x",))
+s.add("cummax_axis1_middle", "x.cummax(1)", {"x": r(2, 70, 5)}, lambda x: x.cummax(1).values, grad=("x",))
+s.add("cumsum_axis1_middle", "x.cumsum(1)", {"x": r(2, 70, 5)}, lambda x: x.cumsum(1), grad=("x",),
+      atol=1e-4, gatol=1e-3)
+s.add("cumsum_axis0_wide", "x.cumsum(0)", {"x": r(40, 70)}, lambda x: x.cumsum(0), grad=("x",),
+      atol=1e-4, gatol=1e-3)
+s.add("cummax_axis0_wide", "x.cummax(0)", {"x": r(20, 3, 32)}, lambda x: x.cummax(0).values, grad=("x",))
+s.add("cummax_int_axis0_wide", "x.cummax(0)", {"x": torch.randint(-50, 50, (30, 80), dtype=torch.int32)},
+      lambda x: x.cummax(0).values)
 s.add("cummax_int_long", "x.cummax(0)", {"x": torch.randint(-2**31, 2**31 - 1, (300,), dtype=torch.int32)},
       lambda x: x.cummax(0).values)
 s.add("logcumsumexp_500", "x.logcumsumexp(1)", {"x": r(2, 500) * 10}, lambda x: x.logcumsumexp(1), grad=("x",),
