@@ -139,6 +139,25 @@ func evalIndex(u []UOp, i int, vars map[string]int64) (int64, error) {
 	return 0, fmt.Errorf("loop bound %s cannot be computed", x.Op)
 }
 
+// clFloatMax renders MAX(a, b) of float type t (float or double) with
+// integer operations on the bits: b where it is NaN or, a not being NaN,
+// larger, else a. pocl's compiler turns the float compare-and-select of
+// maxExpr against a constant into a max that gives maximum(0.0, -0.0) as
+// -0.0; on the bits nothing is left for it to fold. The key of a float is
+// its bits as a signed integer with the magnitude negated below zero, so
+// that -0.0 and 0.0 share key 0 (a tie, which keeps a).
+func clFloatMax(t, a, b string) string {
+	u, i, sign, abs, inf := "uint", "int", "0x80000000u", "0x7fffffffu", "0x7f800000u"
+	if t == "double" {
+		u, i, sign, abs, inf = "ulong", "long", "0x8000000000000000ul", "0x7ffffffffffffffful", "0x7ff0000000000000ul"
+	}
+	key := func(x string) string {
+		return fmt.Sprintf("((%s)((%s)as_%s(%s) < 0 ? %s - as_%s(%s) : as_%s(%s)))", i, i, u, x, sign, u, x, u, x)
+	}
+	nan := func(x string) string { return fmt.Sprintf("((as_%s(%s) & %s) > %s)", u, x, abs, inf) }
+	return fmt.Sprintf("((%s || (!%s && %s < %s)) ? %s : %s)", nan(b), nan(a), key(a), key(b), b, a)
+}
+
 // RenderCL renders p for an OpenCL device with the properties t. It fails
 // when p needs what the device lacks (float64 without cl_khr_fp64).
 func RenderCL(p *Program, t CLTarget) (c *CLProgram, err error) {
@@ -777,7 +796,10 @@ func (r *clRenderer) alu(op Op, d, from DType, s []string) string {
 		}
 		return divModExpr(op, d, t, fmt.Sprintf("(%s)(0 - (ulong)%s)", t, s[0]), s)
 	case OpMax:
-		return maxExpr(d.IsFloat(), s)
+		if d.IsFloat() {
+			return clFloatMax(t, s[0], s[1])
+		}
+		return maxExpr(false, s)
 	case OpWhere:
 		return "(" + s[0] + " ? " + s[1] + " : " + s[2] + ")"
 	case OpMulAcc:

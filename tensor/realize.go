@@ -274,7 +274,7 @@ func collectSoon() {
 // output when the pool has none. While a background collection runs, a
 // loop's previous results are not back yet: realize allocates fresh ones
 // (they join the pool when they die) up to aheadLimit bytes, and past that
-// waits for the collection and briefly for the cleanups it queues, so that
+// waits for the collection and up to cleanupWait for the cleanups it queues, so that
 // a loop realizing faster than the collector runs keeps bounded memory.
 // false: the caller allocates.
 func reclaim(d DType, n int) (*devices.Buffer, bool) {
@@ -283,14 +283,24 @@ func reclaim(d DType, n int) (*devices.Buffer, bool) {
 		return nil, false
 	}
 	<-*done
-	for range 50 {
+	// The cleanups run on their own goroutine after the collection; on a
+	// loaded machine a few yields are not enough for it to be scheduled,
+	// so wait for them by the clock.
+	deadline := time.Now().Add(cleanupWait)
+	for {
 		if b, ok := devices.Reuse(d, n); ok {
 			return b, true
 		}
+		if time.Now().After(deadline) {
+			return nil, false
+		}
 		runtime.Gosched()
 	}
-	return nil, false
 }
+
+// cleanupWait bounds how long reclaim waits for a finished collection's
+// cleanups to return buffers before it allocates a fresh one.
+const cleanupWait = 20 * time.Millisecond
 
 // keepUntilUnreachable returns buf to the devices pool once node b can no
 // longer be reached, so that a loop realizing fresh tensors reuses memory.
