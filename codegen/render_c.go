@@ -163,11 +163,12 @@ type cRenderer struct {
 	partBytes int
 	used      map[string]bool // helper functions the source needs
 	// While one copy of a loop body is emitted:
-	tmp  int      // the STORE writing to the streaming block instead, -1 if none
-	sin  string   // "fast": SIN uses the fast path and sets big; "" the exact one
-	big  string   // the flag variable of the fast sin
-	vec  vecPlan  // loops and accumulators rendered as vectors (render_c_vec.go)
-	pack packPlan // loads copied into contiguous panels first (render_c_pack.go)
+	tmp     int          // the STORE writing to the streaming block instead, -1 if none
+	sin     string       // "fast": SIN uses the fast path and sets big; "" the exact one
+	big     string       // the flag variable of the fast sin
+	vec     vecPlan      // loops and accumulators rendered as vectors (render_c_vec.go)
+	vecCols map[int]bool // the trip counts of the Opts' INNER and LANES loops
+	pack    packPlan     // loads copied into contiguous panels first (render_c_pack.go)
 }
 
 func newCRenderer(p *Program) *cRenderer {
@@ -185,7 +186,7 @@ func newCRenderer(p *Program) *cRenderer {
 		r.partOff, r.partBytes = map[int]int{}, 0
 	}
 	r.vec = r.planVec()
-	r.pack = r.planPack()
+	r.pack = r.planPack(true)
 	return r
 }
 
