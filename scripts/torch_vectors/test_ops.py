@@ -656,6 +656,77 @@ for tname, tf in (("add", torch.add), ("sub", torch.sub), ("mul", torch.mul), ("
 op("broadcast_simple", [(45, 65), (45, 1)], "a / b", lambda x, y: x / y)
 op("broadcast_simple", [(45, 65), ()], "a / b", lambda x, y: x / y)
 
-# --- part 4 ---
+for tname, tf in (("add", torch.add), ("sub", torch.sub), ("mul", torch.mul), ("div", torch.div), ("pow", torch.pow)):
+    for shapes in (((1, 32, 32, 32), (1, 32, 1, 1)), ((5, 13, 24, 16, 2), (1, 13, 24, 1, 1)), ((4, 1), (4, 5)),
+                   ((1, 4), (5, 4))):
+        kw = {"low": 0, "high": 3} if tname == "pow" else {}
+        op("broadcast_partial", list(shapes), f"a.{tname}(b)", tf, **kw)
+
+
+def sl(test, shp, idx, **kw):
+    """x[idx], the same subscript in tiny and torch."""
+    tidx = idx.replace("none", "None")
+    op(test, [shp], f"a[{idx}]", lambda x: eval(f"x[{tidx}]"), **kw)
+
+
+for idx in ("1:3", "0:2", "-2:2"):
+    sl("slice_in_bounds_1dim", (3), idx)
+sl("slice_on_0dim_tensor", (), "none")
+err("slice_on_0dim_tensor", "tensor(3.14)[0]")
+for shp, idx in (((3), "0"), ((3), "2"), ((3), "-1"), ((3), "-3"), ((10, 10), "1"), ((3, 3, 3), "1, 1, 1")):
+    sl("slice_int_indexing", shp, idx)
+for idx in ("1:2", "1:2, 2", "1:2, 1:2", "1:2, 1:2, 0:-1"):
+    sl("slice_in_bounds_multidim", (3, 3, 3), idx)
+for idx in ("none", "1:2, none", "1:2, none, 1:2", "1:2, 1:2, none, -1", "none, none, 1, none, 2, 0:2"):
+    sl("slice_with_none", (3, 3, 3), idx)
+op("slice_with_const_tensor", [(3, 3, 3)], "a[:, zeros(1, dtype=int32), :]", lambda x: x[:, [0], :])
+op("slice_with_const_tensor", [(3, 3, 3)], "a[:, zeros(1, dtype=int32).contiguous(), :]", lambda x: x[:, [0], :])
+for idx in ("0:4", "-6:4", "1:50", "1:50, 1:2, -1"):
+    sl("slice_one_endpoint_out_of_bounds", (3, 3, 3), idx)
+for idx in ("::2, ::3, ::4", "1:5:2, ::3, ::4", "1:5:2, 3, ::4", "1:5:2, none, none, 3, none, ::4"):
+    sl("slice_stride_gt_one", (7, 5, 10), idx)
+# test_slice_negative_strides: against numpy, as tinygrad's test
+for idx in ("::-1", "::-2", ":, 2:0:-1", ":, 2:0:-1, 3:1:-2", "4:0:-3, 2:0:-1, -1:-5:-2", "2:5:-1, :, :", ":, 2:5:-1, :",
+            ":, :, 2:5:-1"):
+    op("slice_negative_strides", [(10, 10, 10)], f"a[{idx}]",
+       lambda x, idx=idx: torch.tensor(eval(f"x.numpy()[{idx}]").copy()), fo=True)
+for idx in ("5:10", "-15:-7"):
+    sl("slice_both_endpoints_out_of_bounds", (3, 3, 3), idx)
+for idx in ("-2:2", "-2:-5"):
+    sl("slice_start_gt_end", (3, 3, 3), idx)
+sl("slice_empty", (10, 10), "1:1")
+sl("slice_zero_in_shape", (10, 10), "1:1")
+sl("slice_zero_in_shape", (3, 3, 3), "-2:-5")
+for idx, msg in (("1, 77, 77, 77", "too many"), ("1, 3", "out of bounds"), ("1, -4", "out of bounds"),
+                 ("..., ...", "single ellipsis"), ("::0, 1", "error"), (":tensor([3]), 1", "error")):
+    err("slice_errors", f"ones(4, 3)[{idx}]", msg)
+err("slice_errors", "tensor(2)[:]")
+for idx in ("..., 0", "0, ...", "0, ..., 0", "0:3, ..., 2:3", "none, 0:3, ..., 0, none"):
+    sl("slice_ellipsis", (3, 3, 3, 3), idx)
+for a_, b_ in (("[:, 1:2]", "[1:2]"), ("[1:3]", "[1:2]"), ("[:, 1:2]", "[0:1]"), ("[:, 1:2]", "[:, 0:1]")):
+    op("double_slice", [(4, 4)], f"a{a_}{b_}", lambda x, a_=a_, b_=b_: eval(f"x{a_}{b_}"))
+
+# test_pad
+for pads, kw, tkw in (("(1, 2, 3, 4)", "", {}), ("(-1, 2, -3, 4)", "", {}), ("(1, 2, 3, 4)", ", value=5", {"value": 5}),
+                      ("(-1, 2, -3, 4)", ", value=5", {"value": 5}), ("(1, 2, 3, 4)", ", value=inf", {"value": math.inf}),
+                      ("(-1, 2, -3, 4)", ", value=-inf", {"value": -math.inf})):
+    op("pad", [(3, 3, 3, 3)], f"a.pad(padding={pads}{kw})", lambda x, pads=pads, tkw=tkw: F.pad(x, eval(pads), **tkw))
+for src, tp, tkw in (("a.pad(((3, 4), (1, 2)))", (1, 2, 3, 4), {}), ("a.pad(((-3, 4), (-1, 2)))", (-1, 2, -3, 4), {}),
+                     ("a.pad(((3, 4), (1, 2)), value=5)", (1, 2, 3, 4), {"value": 5}),
+                     ("a.pad(((3, 4), none), value=1)", (0, 0, 3, 4), {"value": 1}),
+                     ("a.pad((none, none), value=1)", (0, 0, 0, 0), {"value": 1})):
+    op("pad", [(3, 3)], src, lambda x, tp=tp, tkw=tkw: F.pad(x, tp, **tkw))
+err("pad", "a.pad((2, 0, 2))", shps=[(3, 3)])
+err("pad", "a.pad((0, 0, 0, 0, 1, 0, 3, 0))", shps=[(3, 3)])
+err("pad", 'a.pad((3, 0), mode="typo")', shps=[(3, 3, 3)])
+err("pad", "ones(3, 3).pad((none, (0, 1), (3, 0)))")
+err("pad", "ones(3, 3).pad(((0, 1),))")
+for shp, pads in (((1, 1, 5, 5), (0, 2, 3, 2)), ((5, 5, 5), (0, 2)), ((1, 1, 5, 5, 5), (1, 2, 3, 4, 1, 2)),
+                  ((3, 3, 3, 3), (-1, 2, 2, -1)), ((1, 1, 5, 5), (3, -3, 0, -3)), ((1, 1, 5, 5), (3, -5, 1, -5)),
+                  ((1, 1, 5, 5), (0, 0, 0, -5)), ((1, 1, 5, 5), (4, 4, 0, 4))):
+    op("pad_reflect_mode", [shp], f'a.pad({pads}, mode="reflect")', lambda x, pads=pads: F.pad(x, pads, mode="reflect"))
+err("pad_reflect_mode", 'a.pad((3, 5, 0, 0), mode="reflect")', shps=[(1, 1, 5, 5)])
+
+# --- part 5 ---
 
 s.write()
