@@ -303,10 +303,10 @@ func backward(root *lazy, isTarget func(*lazy) bool) (grads map[*lazy]*Tensor, r
 	for i := len(order) - 1; i >= 0; i-- {
 		n := order[i]
 		g := grads[n]
-		if g == nil || !n.dtype.IsFloat() {
-			continue
-		}
 		srcs := gradSrcs(n)
+		if g == nil || !n.dtype.IsFloat() || len(srcs) == 0 {
+			continue // a leaf: a target, or a detached view marked as one
+		}
 		for j, sg := range gradRule(n, g) {
 			s := srcs[j]
 			if sg == nil || !reaches[s] || !s.dtype.IsFloat() {

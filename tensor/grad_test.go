@@ -659,4 +659,14 @@ func TestDetach(t *testing.T) {
 	if w.SetRequiresGrad(true).Detach().RequiresGrad() {
 		t.Error("a detached tensor requires grad")
 	}
+	// A detached computed tensor marked again is a leaf of its own: its
+	// gradient is 2y, and nothing flows to w (backward used to follow the
+	// view's missing parent).
+	y := w.Mul(3).Detach().SetRequiresGrad(true)
+	y.Mul(y).Sum(nil, false).Backward()
+	for i, v := range y.Grad().Floats() {
+		if want := 6 * w.Floats()[i]; math.Abs(v-want) > 1e-5 {
+			t.Fatalf("grad of detach(3w) marked requires_grad [%d] = %v, want %v", i, v, want)
+		}
+	}
 }
