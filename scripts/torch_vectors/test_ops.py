@@ -727,6 +727,52 @@ for shp, pads in (((1, 1, 5, 5), (0, 2, 3, 2)), ((5, 5, 5), (0, 2)), ((1, 1, 5, 
     op("pad_reflect_mode", [shp], f'a.pad({pads}, mode="reflect")', lambda x, pads=pads: F.pad(x, pads, mode="reflect"))
 err("pad_reflect_mode", 'a.pad((3, 5, 0, 0), mode="reflect")', shps=[(1, 1, 5, 5)])
 
-# --- part 5 ---
+for shp, pads in (((1, 1, 5, 5), (0, 2, 3, 2)), ((5, 5, 5), (0, 2)), ((1, 1, 5, 5, 5), (1, 2, 3, 4, 1, 2)),
+                  ((3, 3, 3, 3), (-1, 2, 2, -1)), ((1, 1, 5, 5), (3, -3, 0, -3)), ((1, 1, 5, 5), (3, -5, 1, -5)),
+                  ((1, 1, 5, 5), (0, 0, 0, -5)), ((1, 1, 5, 5), (3, 11, 0, 30))):
+    op("pad_replicate_mode", [shp], f'a.pad({pads}, mode="replicate")', lambda x, pads=pads: F.pad(x, pads, mode="replicate"))
+for shp, pads in (((1, 1, 5, 5), (0, 2, 3, 2)), ((5, 5, 5), (0, 2)), ((1, 1, 5, 5, 5), (1, 2, 3, 5, 1, 2))):
+    op("pad_circular_mode", [shp], f'a.pad({pads}, mode="circular")', lambda x, pads=pads: F.pad(x, pads, mode="circular"))
+err("pad_circular_mode", 'a.pad((3, 6, 0, 0), mode="circular")', shps=[(1, 1, 5, 5)])
+err("pad_circular_mode", 'randn(1, 1, 5, 5).pad((3, -5, 1, -5), mode="circular")')
+op("pad_reshape", [(1, 2)], "a.pad((0, 1, 1, 0)).reshape((3, 2))", lambda x: F.pad(x, (0, 1, 1, 0)).reshape((3, 2)))
+op("pad_reshape", [(1, 2)], "a.pad((0, 2, 1, 1)).reshape((4, 3))", lambda x: F.pad(x, (0, 2, 1, 1)).reshape((4, 3)))
+op("pad_reshape", [(1, 1, 1, 2)], "a.pad(((0, 2), (1, 2), (2, 2), (0, 4))).reshape((4, 3, 6, 5))",
+   lambda x: F.pad(x, (0, 4, 2, 2, 1, 2, 0, 2)).reshape((4, 3, 6, 5)))
+PS = [((1), ((1, 0),), "[0]"), ((4), ((1, 0),), "[0]"), ((4), ((3, 0),), "[0:1]"), ((4), ((0, 3),), "[6]"),
+      ((4), ((0, 3),), "[4:6]"), ((5, 5), ((1, 0), (0, 0)), "[0]"), ((2, 2), ((0, 0), (0, 1)), "[0, 2]"),
+      ((4, 4), ((1, 0), (0, 0)), "[0, 2]"), ((4, 4), ((0, 2), (0, 0)), "[5]"), ((4, 4), ((0, 2), (0, 0)), "[3:5]"),
+      ((4, 4), ((0, 0), (3, 0)), "[1, 0]"), ((4, 4), ((0, 0), (3, 0)), "[1, 0:4]"), ((4, 4), ((1, 2), (3, 4)), "[0]"),
+      ((4, 4), ((1, 2), (3, 4)), "[:, 1]"), ((4, 4), ((1, 2), (3, 4)), "[:, 4]"), ((3, 3), ((0, 0), (0, 3)), "[:, 4:6]"),
+      ((3, 3), ((3, 2), (0, 1)), "[0:2, :]"), ((3, 3, 3), ((3, 2), (0, 1), (1, 1)), "[0:2, :, :]"),
+      ((3, 3, 3), ((3, 2), (0, 1), (1, 1)), "[2:4, :, :]")]
+for value in (0., 3.456):
+    for shp, pads, idx in PS:
+        flat = tuple(v for p_ in reversed(pads) for v in p_)
+        op("pad_slice", [shp], f"a.pad({pads}, value={value}){idx}",
+           lambda x, flat=flat, idx=idx, value=value: eval(f"F.pad(x, flat, value=value){idx}"))
+op("stack_slice", [(4)], "stack(*[a for i in range(3)])[0, :]", lambda x: torch.stack([x for i in range(3)])[0, :])
+op("stack_slice", [(5)], "stack(*[a for i in range(3)])[0, 0]", lambda x: torch.stack([x for i in range(3)])[0, 0])
+op("stack_slice", [(4, 4)], "stack(*[a for i in range(4)])[3]", lambda x: torch.stack([x for i in range(4)])[3])
+op("transpose", [(3, 3)], "a.T", lambda x: x.T)
+op("transpose", [(3, 3, 3)], "a.transpose(1, 2)", lambda x: x.transpose(1, 2))
+op("transpose", [(3, 3, 3)], "a.transpose(0, 2)", lambda x: x.transpose(0, 2))
+for shp, order in (((1, 2, 3, 4), (3, 0, 2, 1)), ((3, 4, 5, 6), (3, 2, 1, 0)), ((3, 4, 5, 6), (-2, -1, 1, 0)), ((), ())):
+    op("permute", [shp], f"a.permute({order})", lambda x, order=order: x.permute(order))
+for order in ((0, 2), (0, 1, 2, 3, 3, 3), (0, 0, 1, 2, 3)):
+    err("permute", f"a.permute({order})", shps=[(3, 4, 5, 6)])
+for shp, new, tnew in (((4, 3, 6, 6), "(12, 6, 6)", None), ((4, 3, 6, 6), "(-1, 3, 6, 6)", None),
+                       ((4, 3, 6, 6), "(-1, 1, 6, 6)", None), ((4, 3, 6, 6), "(none, none, 6, 6)", (4, 3, 6, 6)),
+                       ((), "()", None), ((1,), "()", None), ((), "(1,)", None), ((), "(1, 1, 1)", None)):
+    op("reshape", [shp], f"a.reshape({new})", lambda x, new=new, tnew=tnew: x.reshape(tnew if tnew else eval(new)))
+err("reshape", "a.reshape((-1, -1, 2))", shps=[(3, 4)])
+err("reshape", "a.reshape((-1, -1, -1, 2))", shps=[(3, 4)])
+err("reshape", "ones((4, 3, 6, 6)).reshape([])")
+for axes in ("(0,)", "(0, 1)", "(0, 1, 3)", "(3,)", "(-1,)"):
+    op("flip", [(4, 3, 6, 6)], f"a.flip({axes})", lambda x, axes=axes: x.flip(eval(axes)))
+op("flip", [(4, 3, 6, 6)], "a.flip((0, 1, 3)).flip(0)", lambda x: x.flip((0, 1, 3)).flip(0))
+op("flip", [()], "a.flip(())", lambda x: x.flip(()))
+
+# --- part 6 ---
 
 s.write()
