@@ -773,6 +773,85 @@ for axes in ("(0,)", "(0, 1)", "(0, 1, 3)", "(3,)", "(-1,)"):
 op("flip", [(4, 3, 6, 6)], "a.flip((0, 1, 3)).flip(0)", lambda x: x.flip((0, 1, 3)).flip(0))
 op("flip", [()], "a.flip(())", lambda x: x.flip(()))
 
-# --- part 6 ---
+op("flip", [(1,)], "a.flip(())", lambda x: x.flip(()))
+op("flip", [(4, 3, 6, 6)], "a.flip(())", lambda x: x.flip(()))
+for axes in ("(0, 0)", "(1, 1)", "(1, -1)"):
+    err("flip", f"a.flip({axes})", shps=[(3, 4)])
+for shp, args, targs in (((1, 3, 6, 6), "0", (0,)), ((4, 3, 1, 6), "1", (1,)), ((4, 3, 6, 6), "3", (3,))):
+    op("squeeze", [shp], f"a.squeeze({args})", lambda x, targs=targs: x.squeeze(*targs))
+err("squeeze", "a.squeeze(dim=50)", shps=[(4, 3, 6, 6)])
+err("squeeze", "a.squeeze(dim=-50)", shps=[(4, 3, 6, 6)])
+for shp, args, targs in (((4, 3, 6, 1), "-1", (-1,)), ((4, 3, 6, 6), "", ()), ((1, 3, 6, 6), "", ()), ((2, 3, 1), "", ()),
+                         ((), "-1", (-1,)), ((), "0", (0,)), ((), "", ())):
+    op("squeeze", [shp], f"a.squeeze({args})", lambda x, targs=targs: x.squeeze(*targs))
+for d in (10, 1, -2):
+    err("squeeze", f"a.squeeze(dim={d})", shps=[()])
+for shp, d in (((4, 3, 6, 6), 0), ((4, 3, 6, 6), 4), ((4, 3, 6, 6), -1), ((4, 3, 6, 6), -3), ((), 0)):
+    op("unsqueeze", [shp], f"a.unsqueeze({d})", lambda x, d=d: x.unsqueeze(d))
+for axis in range(3):
+    op("flatten", [(4, 3, 6, 6)], f"a.flatten(start_dim={axis})", lambda x, axis=axis: x.flatten(start_dim=axis))
+for axis in range(3):
+    op("flatten", [(4, 3, 6, 6)], f"a.flatten(end_dim={axis})", lambda x, axis=axis: x.flatten(end_dim=axis))
+op("flatten", [(4, 3, 6, 6)], "a.flatten(start_dim=1, end_dim=3)", lambda x: x.flatten(start_dim=1, end_dim=3))
+op("flatten", [()], "a.flatten()", lambda x: x.flatten())
+op("flatten", [(1,)], "a.flatten()", lambda x: x.flatten())
+for d, sz in ((0, (2, 2)), (3, (3, 2)), (-1, (3, 2, 1))):
+    op("unflatten", [(4, 3, 6, 6)], f"a.unflatten({d}, {sz})", lambda x, d=d, sz=sz: x.unflatten(d, sz))
+ROLL = [((2, 4), "1, 0"), ((2, 4), "-1, 0"), ((2, 4), "shifts=(2, 1), dims=(0, 1)"), ((2, 4, 6), "1, 0"), ((2, 4), "1, -1"),
+        ((2, 4), "-1, -1"), ((2, 4), "5, 0"), ((2, 4), "-5, 0"), ((2, 4, 6), "shifts=(2, -3), dims=(0, 2)"),
+        ((2, 4, 6), "shifts=(1, 2, -1), dims=(0, 1, 2)"), ((2, 4), "0, 0"), ((2, 4, 6), "shifts=(0, 0), dims=(0, 1)"),
+        ((2, 4, 6), "shifts=(0, 2), dims=(0, 1)")]
+for shp, args in ROLL:
+    op("roll", [shp], f"a.roll({args})", lambda x, args=args: eval(f"torch.roll(x, {args})"))
+op("detach", [(4, 3, 6, 6)], "a.detach()", lambda x: x.detach(), fo=True)
+op("detach", [()], "a.detach()", lambda x: x.detach(), fo=True)
+for shp, new in (((4, 3, 1, 6), (4, 3, 2, 6)), ((1, 1, 1, 1), (4, 3, 2, 6)), ((4, 3, 1, 6), (6, 1, 4, 3, 2, 6)),
+                 ((4, 3, 1, 6), (0, 1, 4, 3, 2, 6)), ((4, 3, 1, 6), (4, 3, 0, 6)), ((), (4, 3, 2, 6))):
+    op("expand", [shp], f"a.expand({new})", lambda x, new=new: x.expand(new))
+op("expand", [()], "a.expand([])", lambda x: x.expand([]))
+for src in ("ones(4, 3, 1, 6).expand(4, 1, 1, 6)", "ones(4, 3, 1, 6).expand(4, 6, 1, 6)", "ones(4, 3, 1, 6).expand(3, 1, 6)",
+            "ones(4, 3, 2, 6).expand(4, 3, 0, 6)"):
+    err("expand", src)
+# test_sd_big_conv, test_large_bs_conv and test_large_ic_conv are skipped in tinygrad (slow)
+
+# convolutions (tinygrad's Tensor.conv2d(x, ...) is x.conv2d(...))
+CONV = F.conv2d
+op("biased_conv2d", [(1, 8, 5, 5), (8, 8, 1, 1), (8,)], "a.conv2d(b, c).relu().conv2d(b, c)",
+   lambda x, w, b: CONV(CONV(x, w, b).relu(), w, b))
+for test, shps in (("simple_conv2d", [(1, 4, 9, 9), (4, 4, 3, 3)]), ("simple_conv2d_m4", [(1, 16, 18, 18), (16, 16, 3, 3)]),
+                   ("simple_conv2d_1x1", [(1, 4, 9, 9), (4, 4, 1, 1)]),
+                   ("simple_conv2d_1x1_m4", [(1, 16, 32, 32), (16, 16, 1, 1)]),
+                   ("simple_conv2d_batched", [(2, 4, 9, 9), (4, 4, 3, 3)])):
+    op(test, shps, "a.conv2d(b).relu()", lambda x, w: CONV(x, w).relu(), grtol=1e-5)
+op("simple_conv2d_bias", [(1, 4, 9, 9), (4, 4, 3, 3), (4,)], "a.conv2d(b, c).relu()",
+   lambda x, w, b: CONV(x, w, b).relu(), grtol=1e-5)
+op("simple_conv3d", [(1, 4, 9, 9, 9), (4, 4, 3, 3, 3)], "a.conv2d(b).relu()", lambda x, w: F.conv3d(x, w).relu(), grtol=1e-5)
+op("padded_conv3d", [(1, 4, 5, 5, 5), (4, 4, 3, 3, 3)], "a.conv2d(b, padding=[1, 1, 1, 1, 1, 1]).relu()",
+   lambda x, w: F.conv3d(x, w, padding=1).relu(), grtol=1e-5)
+op("nested_conv2d", [(1, 32, 9, 9), (32, 32, 3, 3), (32, 32, 3, 3)], "a.conv2d(b).relu().conv2d(c).relu()",
+   lambda x, w1, w2: CONV(CONV(x, w1).relu(), w2).relu())
+op("simple_conv2d_nhwc", [(2, 9, 9, 10), (3, 3, 10, 20)], "a.permute(0, 3, 1, 2).conv2d(b.permute(3, 2, 0, 1)).relu()",
+   lambda x, w: CONV(x.permute(0, 3, 1, 2), w.permute(3, 2, 0, 1)).relu(), atol=1e-5, grtol=1e-5)
+CT = F.conv_transpose2d
+X, W = (2, 4, 9, 9), (4, 4, 3, 3)
+op("simple_conv_transpose2d", [X, W], "a.conv_transpose2d(b).relu()", lambda x, w: CT(x, w).relu(), grtol=1e-5)
+op("bias_conv_transpose2d", [X, W, (4,)], "a.conv_transpose2d(b, c).relu()", lambda x, w, b: CT(x, w, b).relu(), grtol=1e-5)
+op("grouped_conv_transpose2d", [X, W], "a.conv_transpose2d(b, groups=2).relu()", lambda x, w: CT(x, w, groups=2).relu(),
+   grtol=1e-5)
+for padding in [(1, 2), (2, 1), 2, 1, 0]:
+    op("padded_conv_transpose2d", [X, W], f"a.conv_transpose2d(b, padding={padding}).relu()",
+       lambda x, w, padding=padding: CT(x, w, padding=padding).relu(), grtol=1e-5)
+for dilation in [(1, 2), (2, 1), 2, 1]:
+    op("dilated_conv_transpose2d", [X, W], f"a.conv_transpose2d(b, dilation={dilation}).relu()",
+       lambda x, w, dilation=dilation: CT(x, w, dilation=dilation).relu(), grtol=1e-5)
+for stride in [(2, 1), (1, 2), 1]:
+    op("strided_conv_transpose2d", [(2, 4, 4, 5), W], f"a.conv_transpose2d(b, stride={stride}).relu()",
+       lambda x, w, stride=stride: CT(x, w, stride=stride).relu(), atol=1e-5, grtol=1e-5)
+for opad, stride in [((1, 1), (2, 3)), ((2, 1), (3, 2))]:
+    op("output_padded_conv_transpose2d", [(2, 4, 6, 5), W, (4,)],
+       f"a.conv_transpose2d(b, c, output_padding={opad}, stride={stride}).relu()",
+       lambda x, w, b, opad=opad, stride=stride: CT(x, w, b, output_padding=opad, stride=stride).relu(), grtol=1e-5)
+
+# --- part 7 ---
 
 s.write()
