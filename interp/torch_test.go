@@ -1,9 +1,11 @@
 package interp
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -125,6 +127,9 @@ func (a torchArray) goData() (TensorData, string) {
 
 func TestTorchVectors(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "torch", "*.json"))
+	// A large suite is gzipped (test_ops.json.gz).
+	gz, _ := filepath.Glob(filepath.Join("testdata", "torch", "*.json.gz"))
+	files = append(files, gz...)
 	if len(files) == 0 {
 		t.Fatal("no torch vectors in testdata/torch")
 	}
@@ -142,7 +147,7 @@ func TestTorchVectors(t *testing.T) {
 			continue
 		}
 		for _, f := range files {
-			raw, err := os.ReadFile(f)
+			raw, err := readVectors(f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -162,6 +167,23 @@ func TestTorchVectors(t *testing.T) {
 			})
 		}
 	}
+}
+
+// readVectors reads a suite's file, gunzipping a .gz one.
+func readVectors(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if !strings.HasSuffix(path, ".gz") {
+		return io.ReadAll(f)
+	}
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return io.ReadAll(z)
 }
 
 // runTorchCase runs one case on a device and compares it with torch's

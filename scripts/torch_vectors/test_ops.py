@@ -10,13 +10,15 @@ Left out, by design: what needs a device, the JIT, a Python object tiny does
 not have (dtypes' Python types, numpy arrays as tensors) or checks tinygrad's
 own internals; each place says so."""
 
+import gzip
 import math
+import os
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-from common import Suite
+from common import OUT_DIR, Suite
 
 s = Suite("test_ops")
 NAMES = "abcdefgh"
@@ -42,10 +44,27 @@ def _name(test):
     return f"{test}_{_count[test]}"
 
 
+# The JSON holds every input, result, upstream and gradient as text: a case
+# with more than LIMIT numbers in all is left out (its name is printed and
+# kept in LEFT_OUT), so that the file stays small. Those are tinygrad's
+# largest shapes: einsum's (32, 7, 24, 24, 24) operands, the 256x256 gemm,
+# the conv on 4x16x64x64, and the like; smaller cases of the same ops stay.
+LIMIT = 60_000
+LEFT_OUT = []
+
+
 def op(test, shps, src, fn, fo=False, vals=None, low=-2, high=2, atol=1e-6, rtol=1e-3, gatol=1e-4, grtol=1e-3):
     """One helper_test_op call: src is the tinygrad lambda in tiny over the
     inputs a, b, c, ...; fn the torch lambda."""
     ts = _inputs(shps, vals, low, high)
+    with torch.no_grad():
+        res = fn(*ts)
+    outs = res if isinstance(res, (tuple, list)) else [res]
+    n = sum(t.numel() for t in ts) * (1 if fo else 2) + sum(o.numel() for o in outs) * (1 if fo else 2)
+    if n > LIMIT:
+        LEFT_OUT.append(f"{test}: {src} on {shps}")
+        _name(test)
+        return
     ins = dict(zip(NAMES, ts))
     grad = () if fo else tuple(k for k, v in ins.items() if v.is_floating_point())
     keys = list(ins)
@@ -854,4 +873,21 @@ for opad, stride in [((1, 1), (2, 3)), ((2, 1), (3, 2))]:
 
 # --- part 7 ---
 
+
+def _short(a):
+    # float32 values as their shortest float32 text (a float64 that rounds
+    # to the same float32): half the bytes of the float64 repr.
+    if a is not None and a["dtype"] == "float32":
+        a["data"] = [float(str(np.float32(v))) if isinstance(v, float) else v for v in a["data"]]
+
+
+for c in s.cases:
+    for a in list(c["inputs"].values()) + c.get("out", []) + c.get("upstream", []) + list(c.get("grads", {}).values()):
+        _short(a)
+print("left out as too large:", *LEFT_OUT, sep="\n  ")
 s.write()
+# gzip: the Go test reads test_ops.json.gz
+path = os.path.join(OUT_DIR, "test_ops.json")
+with open(path, "rb") as f, gzip.open(path + ".gz", "wb", compresslevel=9) as g:
+    g.write(f.read())
+os.remove(path)
