@@ -871,7 +871,67 @@ for opad, stride in [((1, 1), (2, 3)), ((2, 1), (3, 2))]:
        f"a.conv_transpose2d(b, c, output_padding={opad}, stride={stride}).relu()",
        lambda x, w, b, opad=opad, stride=stride: CT(x, w, b, output_padding=opad, stride=stride).relu(), grtol=1e-5)
 
-# --- part 7 ---
+op("simple_conv_transpose3d", [(2, 4, 9, 9, 9), (4, 4, 3, 3, 3)], "a.conv_transpose2d(b).relu()",
+   lambda x, w: F.conv_transpose3d(x, w).relu(), grtol=1e-5)
+for bs in [1, 8]:
+    for cin in [1, 3]:
+        for H in [1, 2, 5]:
+            for groups in ([1, 3] if cin == 3 and H == 5 else [1]):
+                op("conv1d", [(bs, cin, 11), (6, cin // groups, H)], f"a.conv2d(b, groups={groups}).relu()",
+                   lambda x, w, groups=groups: F.conv1d(x, w, groups=groups).relu(), grtol=1e-5)
+op("simple_padding_conv1d", [(6, 2, 11), (6, 2, 5)], "a.conv2d(b, padding=(1, 1)).relu()",
+   lambda x, w: F.conv1d(F.pad(x, (1, 1)), w).relu())
+op("strided_conv1d_simple", [(2, 1, 5), (1, 1, 3)], "a.conv2d(b, stride=2).relu()",
+   lambda x, w: F.conv1d(x, w, stride=2).relu())
+for p_ in [(0, 1), (2, 1), (2, 0)]:
+    for n in [3, 4]:
+        for _ in range(2):
+            op("asymmetric_padding_conv1d", [(1, 1, n), (1, 1, 2)], f"a.conv2d(b, padding={p_}).relu()",
+               lambda x, w, p_=p_: F.conv1d(F.pad(x, p_), w).relu())
+for test, bs, cin, cout in (("conv2d", 1, 3, 6), ("conv2d_bs_4_cin_3", 4, 3, 2), ("conv2d_bs_1_cin_1", 1, 1, 6),
+                            ("conv2d_bs_4_cin_1", 4, 1, 6)):
+    for H in [1, 2, 3]:
+        for W in [1, 2, 3, 5]:
+            for groups in ([1, 3] if cin == 3 and cout == 6 and H == 3 and W == 3 else [1]):
+                op(test, [(bs, cin, 5, 7), (cout, cin // groups, H, W)], f"a.conv2d(b, groups={groups}).relu()",
+                   lambda x, w, groups=groups: CONV(x, w, groups=groups).relu(), grtol=1e-5)
+err("conv2d_errors", "a.conv2d(b, dilation=3)", shps=[(1, 1, 6, 7), (6, 1, 3, 3)])
+err("conv2d_errors", "a.conv2d(b)", shps=[(2, 16, 2, 2), (32, 16, 3, 3)])
+op("large_input_conv2d", [(4, 16, 64, 64), (6, 16, 5, 2)], "a.conv2d(b, groups=1).relu()",
+   lambda x, w: CONV(x, w, groups=1).relu(), atol=1e-4, grtol=1e-5)
+for test, shps, groups in (("simple_grouped_conv2d", [(1, 4, 1, 1), (2, 2, 1, 1)], 2),
+                           ("medium_grouped_conv2d", [(1, 4, 1, 1), (4, 2, 1, 1)], 2),
+                           ("depthwise_conv2d", [(1, 32, 32, 32), (32, 1, 1, 1)], 32),
+                           ("grouped_conv2d", [(4, 15, 5, 5), (35, 3, 3, 3)], 5),
+                           ("fancy_conv2d", [(2, 3, 11, 28), (3, 1, 3, 3)], 3)):
+    op(test, shps, f"a.conv2d(b, groups={groups}).relu()", lambda x, w, groups=groups: CONV(x, w, groups=groups).relu(),
+       grtol=1e-5)
+op("strided_conv2d_simple", [(2, 1, 5, 1), (1, 1, 3, 1)], "a.conv2d(b, stride=2).relu()",
+   lambda x, w: CONV(x, w, stride=2).relu())
+for stride in (2, (2, 1)):
+    op("strided_conv2d", [(4, 3, 11, 28), (4, 3, 3, 3)], f"a.conv2d(b, stride={stride}).relu()",
+       lambda x, w, stride=stride: CONV(x, w, stride=stride).relu())
+op("negative_padding_conv2d", [(1, 1, 10, 10), (1, 1, 3, 3)], "a.conv2d(b, padding=-1).relu()",
+   lambda x, w: CONV(x[:, :, 1:-1, 1:-1], w).relu())
+op("negative_padding_conv2d", [(1, 1, 10, 10), (1, 1, 3, 3)], "a.conv2d(b, padding=(-1, 0, -1, 0)).relu()",
+   lambda x, w: CONV(x[:, :, 1:, 1:], w).relu())
+op("simple_padding_conv2d", None, "a.conv2d(b, padding=(1, 1, 1, 1)).relu()",
+   lambda x, w: CONV(F.pad(x, (1, 1, 1, 1)), w).relu(), vals=[[[[[2., 3.]]]], [[[[1.]]]]])
+for p_ in [(0, 1, 0, 1), (2, 1, 2, 1), (2, 0, 2, 1)]:
+    for n in [3, 4]:
+        for _ in range(2):
+            op("asymmetric_padding_conv2d", [(1, 1, n, n), (1, 1, 2, 2)], f"a.conv2d(b, padding={p_}).relu()",
+               lambda x, w, p_=p_: CONV(F.pad(x, p_), w).relu())
+for test, bs, H, padding in (("padded_conv2d_p21", 4, 3, (2, 1)), ("padded_conv2d_p22", 4, 3, (2, 2)),
+                             ("padded_conv2d_1x1", 4, 1, 2), ("padded_conv2d_bs1", 1, 3, 1)):
+    op(test, [(bs, 3, 11, 28), (4, 3, H, H)], f"a.conv2d(b, padding={padding}).relu()",
+       lambda x, w, padding=padding: CONV(x, w, padding=padding).relu())
+op("padding_add", [(64, 64), (60, 60)], "a + b.pad((2, 2, 2, 2))", lambda x, w: x + F.pad(w, (2, 2, 2, 2)))
+for d in [2, (2, 1)]:
+    op("dilated_conv2d", [(4, 3, 11, 28), (4, 3, 3, 3)], f"a.conv2d(b, dilation={d}).relu()",
+       lambda x, w, d=d: CONV(x, w, dilation=d).relu())
+
+# --- part 8 ---
 
 
 def _short(a):
