@@ -931,7 +931,76 @@ for d in [2, (2, 1)]:
     op("dilated_conv2d", [(4, 3, 11, 28), (4, 3, 3, 3)], f"a.conv2d(b, dilation={d}).relu()",
        lambda x, w, d=d: CONV(x, w, dilation=d).relu())
 
-# --- part 8 ---
+def pool(test, shp, src_kw, tkw, kind="max", **kw):
+    tf = F.max_pool2d if kind == "max" else F.avg_pool2d
+    op(test, [shp], f"a.{kind}_pool2d({src_kw})", lambda x, tkw=tkw: tf(x, **tkw), **kw)
+
+
+def k(v):
+    return str(v).replace("True", "true").replace("False", "false")
+
+
+pool("max_pool2d_simple", (1, 1, 2, 3), "kernel_size=(2, 2)", {"kernel_size": (2, 2)})
+B = (32, 2, 110, 28)
+for ksz in [(2, 2), (3, 3), 2, 3, (3, 2), (5, 5), (5, 1)]:
+    pool("max_pool2d", B, f"kernel_size={ksz}", {"kernel_size": ksz})
+for ksz in [(2, 2), (3, 3), 2, 3, (3, 2)]:
+    pool("max_pool2d_padding", B, f"kernel_size={ksz}, padding=1", {"kernel_size": ksz, "padding": 1})
+# test_max_pool2d_padding_int is left out: this torch has no int max_pool2d
+# (and the case is over LIMIT).
+for stride in [(2, 3), (3, 2), 2, 3]:
+    pool("max_pool2d_bigger_stride", B, f"kernel_size=(2, 2), stride={stride}", {"kernel_size": (2, 2), "stride": stride})
+for stride, dilation in zip([(2, 3), (3, 2), 2, 3, 4], [(3, 2), (2, 3), 2, 3, 6]):
+    pool("max_pool2d_bigger_stride_dilation", B, f"kernel_size=(2, 2), stride={stride}, dilation={dilation}",
+         {"kernel_size": (2, 2), "stride": stride, "dilation": dilation})
+S8 = (8, 2, 17, 14)
+pool("max_pool2d_unit_stride", S8, "kernel_size=(5, 5), stride=1", {"kernel_size": (5, 5), "stride": 1})
+for stride in [(2, 3), (3, 2), 2, 3]:
+    pool("max_pool2d_smaller_stride", S8, f"kernel_size=(5, 5), stride={stride}", {"kernel_size": (5, 5), "stride": stride})
+for dilation in [(2, 3), (3, 2), 2, 3]:
+    pool("max_pool2d_dilation", S8, f"kernel_size=(5, 5), dilation={dilation}", {"kernel_size": (5, 5), "dilation": dilation})
+for ksz in [(3, 3), 3, (3, 2), 4]:
+    pool("max_pool2d_ceil_mode", (1, 1, 6, 6), f"kernel_size={ksz}, padding=1, stride=3, ceil_mode=true",
+         {"kernel_size": ksz, "padding": 1, "stride": 3, "ceil_mode": True})
+pool("max_pool2d_ceil_mode_output_size_reduce_by_one", (1, 1, 5, 5), "kernel_size=(3, 3), stride=3, padding=1, ceil_mode=true",
+     {"kernel_size": (3, 3), "stride": 3, "padding": 1, "ceil_mode": True})
+A = (32, 2, 111, 28)
+for ksz in [(2, 2), (3, 3), (3, 2), (5, 5), (5, 1)]:
+    pool("avg_pool2d", A, f"kernel_size={ksz}", {"kernel_size": ksz}, kind="avg", rtol=1e-5)
+pool("avg_pool2d", (1, 1, 8, 8), "kernel_size=(1, 2), padding=(0, 1), stride=(5, 1)",
+     {"kernel_size": (1, 2), "padding": (0, 1), "stride": (5, 1)}, kind="avg", rtol=1e-5)
+for ksz in [(2, 2), (3, 3), 2, 3, (3, 2)]:
+    pool("avg_pool2d_padding", A, f"kernel_size={ksz}, padding=1", {"kernel_size": ksz, "padding": 1}, kind="avg", rtol=1e-5)
+    pool("avg_pool2d_padding_not_counted", A, f"kernel_size={ksz}, padding=1, count_include_pad=false",
+         {"kernel_size": ksz, "padding": 1, "count_include_pad": False}, kind="avg", rtol=1e-5)
+for inc in (False, True):
+    test = "avg_pool2d_ceil_mode" + ("_include_pad" if inc else "")
+    for ksz in [(3, 3), 3, (3, 2), 4]:
+        pool(test, (1, 1, 6, 6), f"kernel_size={ksz}, padding=1, stride=3, ceil_mode=true, count_include_pad={k(inc)}",
+             {"kernel_size": ksz, "padding": 1, "stride": 3, "ceil_mode": True, "count_include_pad": inc}, kind="avg",
+             rtol=1e-5)
+pool("avg_pool2d_ceil_mode_output_size_reduce_by_one", (1, 1, 5, 5), "kernel_size=(3, 3), stride=3, padding=1, ceil_mode=true",
+     {"kernel_size": (3, 3), "stride": 3, "padding": 1, "ceil_mode": True}, kind="avg")
+pool("avg_pool2d_ceil_mode_include_pad_output_size_reduce_by_one", (1, 1, 5, 5),
+     "kernel_size=(3, 3), stride=3, padding=1, ceil_mode=true, count_include_pad=true",
+     {"kernel_size": (3, 3), "stride": 3, "padding": 1, "ceil_mode": True, "count_include_pad": True}, kind="avg")
+pool("global_avg_pool2d", A, "kernel_size=(111, 28)", {"kernel_size": (111, 28)}, kind="avg", rtol=1e-5)
+# test_avg_pool3d_failure is an expected failure in tinygrad
+op("avg_pool3d_noopt", [(1, 1, 16, 16, 16)], "a.avg_pool2d(kernel_size=(8, 8, 8), stride=5, padding=1, count_include_pad=false)",
+   lambda x: F.avg_pool3d(x, kernel_size=(8, 8, 8), stride=5, padding=1, count_include_pad=False), rtol=1e-5, fo=True)
+for ac in (False, True):
+    for in_sz, out_sz in [((52,), (29,)), ((29,), (52,))]:
+        op("interpolate_linear" + ("_corners_aligned" if ac else ""), [(2, 3) + in_sz],
+           f'a.interpolate(size={out_sz}, mode="linear"' + (", align_corners=true)" if ac else ")"),
+           lambda x, out_sz=out_sz, ac=ac: F.interpolate(x, size=out_sz, mode="linear", align_corners=ac))
+for mode in ("nearest", "nearest-exact"):
+    test = "interpolate_" + mode.replace("-", "_")
+    for in_sz, out_sz in [((13,), (9,)), ((9,), (13,)), ((13, 10), (9, 11)), ((13, 9), (11, 10)), ((9, 11), (10, 13)),
+                          ((5, 2, 8), (3, 6, 4))]:
+        op(test, [(2, 3) + in_sz], f'a.interpolate(size={out_sz}, mode="{mode}")',
+           lambda x, out_sz=out_sz, mode=mode: F.interpolate(x, size=out_sz, mode=mode))
+
+# --- part 9 ---
 
 
 def _short(a):
