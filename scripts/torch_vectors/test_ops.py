@@ -1000,7 +1000,80 @@ for mode in ("nearest", "nearest-exact"):
         op(test, [(2, 3) + in_sz], f'a.interpolate(size={out_sz}, mode="{mode}")',
            lambda x, out_sz=out_sz, mode=mode: F.interpolate(x, size=out_sz, mode=mode))
 
-# --- part 9 ---
+for ac in (False, True):
+    suf = "_corners_aligned" if ac else ""
+    act = ", align_corners=true" if ac else ""
+    for in_sz, out_sz in [((52, 40), (29, 31)), ((52, 29), (31, 40)), ((29, 31), (40, 52))]:
+        op("interpolate_bilinear" + suf, [(2, 3) + in_sz], f'a.interpolate(size={out_sz}, mode="linear"{act})',
+           lambda x, out_sz=out_sz, ac=ac: F.interpolate(x, size=out_sz, mode="bilinear", align_corners=ac), atol=1e-4)
+    op("interpolate_trilinear" + suf, [(2, 3, 5, 2, 8)], f'a.interpolate(size=(3, 6, 4), mode="linear"{act})',
+       lambda x, ac=ac: F.interpolate(x, size=(3, 6, 4), mode="trilinear", align_corners=ac), atol=1e-4)
+for dim in range(-2, 3):
+    op("cat", [(45, 65, 9)] * 3, f"a.cat(b, c, dim={dim})", lambda x, y, z, dim=dim: torch.cat((x, y, z), dim))
+op("cat", [(45, 0, 9)] * 3, "a.cat(b, c, dim=0)", lambda x, y, z: torch.cat((x, y, z), 0))
+op("cat", [(45, 0, 9), (45, 1, 9), (45, 2, 9)], "a.cat(b, c, dim=1)", lambda x, y, z: torch.cat((x, y, z), 1))
+op("cat", [(45, 0, 9)] * 3, "a.cat(b, c, dim=1)", lambda x, y, z: torch.cat((x, y, z), 1))
+err("cat", "tensor(3.14).cat(tensor(3.14))")
+for dim in range(-1, 2):
+    op("multicat", [(45, 65)] * 3, f"a.cat(b, c, dim={dim})", lambda x, y, z, dim=dim: torch.cat((x, y, z), dim))
+for dim in range(-1, 3):
+    op("stack", [(45, 65, 3)] * 3, f"stack(a, b, c, dim={dim})", lambda x, y, z, dim=dim: torch.stack((x, y, z), dim))
+err("stack", "stack(randn(45, 65, 3), dim=77)")
+op("stack", [], "stack(tensor(3.14), tensor(3.14))", lambda: torch.tensor([3.14, 3.14]), fo=True)
+for reps in [[], [4], [2, 1], [3, 2, 2]]:
+    repeats = [2, 4, 3] + reps
+    op("repeat", [(4, 6, 3)], f"a.repeat({repeats})", lambda x, repeats=repeats: x.repeat(*repeats))
+    op("repeat", [()], f"a.repeat({repeats})", lambda x, repeats=repeats: x.repeat(*repeats))
+err("repeat", "randn(4, 6, 3).repeat((2, 4))")
+op("repeat", [], "randn(4, 6, 3).repeat((2, 0, 4))", lambda: torch.zeros(8, 0, 12), fo=True)
+for args, targs in (("6", (6,)), ("2, 1", (2, 1)), ("2, 0", (2, 0)), ("2, -1", (2, -1)), ("2, -2", (2, -2))):
+    op("repeat_interleave", [(3, 3)], f"a.repeat_interleave({args})", lambda x, targs=targs: x.repeat_interleave(*targs))
+op("simple_repeat", [(3, 3)], "a.repeat([3, 3, 4])", lambda x: x.repeat(3, 3, 4))
+for lo, hi in ((-2.3, 1.2), (0, 0), (10, 100), (0, 0.1), (-0.3, -0.2), (3, 0), (None, 0), (0, None)):
+    tl, th = ("none" if lo is None else lo), ("none" if hi is None else hi)
+    op("clip", [(45, 65)], f"a.clip({tl}, {th})", lambda x, lo=lo, hi=hi: x.clip(lo, hi))
+err("clip", "a.clip(none, none)", shps=[(45, 65)])
+op("matvecmat", [(1, 128), (128, 128), (128, 128)], "(a @ b).relu() @ c", lambda x, y, z: (x @ y).relu() @ z)
+op("matvec", [(1, 128), (128, 128)], "(a @ b).relu()", lambda x, y: (x @ y).relu())
+# test_max_nan is skipped in tinygrad
+op("inf_where", [], "(full((3, 3), inf) < 0).where(full((3, 3), inf), 1)", lambda: torch.ones(3, 3), fo=True)
+
+# fancy indexing: tinygrad's _get_index_randoms, drawn once here (int32 index tensors)
+torch.manual_seed(0)
+IDX = {"i": torch.randint(low=-1, high=1, size=(2, 1, 1, 1, 1, 1)), "j": torch.randint(high=1, size=(1, 3, 1, 1, 1, 1)),
+       "k": torch.randint(low=-5, high=5, size=(1, 1, 4, 1, 1, 1)), "o": torch.randint(high=4, size=(2, 1, 1, 5, 1, 1)),
+       "p": torch.randint(high=1, size=(1, 1, 1, 1, 6, 1))}
+IDX = {n: t.int() for n, t in IDX.items()}
+X6 = _inputs([(2, 5, 6, 5, 3, 4)], None, -2, 2)[0]
+
+
+def fancy(test, idx):
+    """x[idx] with the index tensors i, j, k, o, p (torch indexes with int64)."""
+    tidx = idx.replace("none", "None")
+    s.add(_name(test), f"x[{idx}]", {"x": X6, **IDX},
+          lambda x, i, j, k, o, p: eval(f"x[{tidx}]", {}, {"x": x, "i": i.long(), "j": j.long(), "k": k.long(),
+                                                          "o": o.long(), "p": p.long()}),
+          grad=("x",), upstream=_loss_upstream)
+
+
+for idx in ("i, j, k, o, p", ":, j, k, o, :", "i, j, ...", "i, ..., p", "..., k, :, p"):
+    fancy("slice_fancy_indexing_no_dim_collapse", idx)
+for idx in ("1, j, k, o, p", "i, j, 3, o, p", "1, j, 2, o, 2", "i, 2, 2, 2, p", "1, :, 3:11:2, o, 0:2"):
+    fancy("slice_fancy_indexing_dim_collapse_int", idx)
+for idx in ("none, j, k, o, p", "i, j, k, o, none", "i, j, none, o, p", "none, j, k, o, none", "i, :, none, o, p",
+            "none, none, none, none, none", "none, none, j, k, o, p", "none, none, j, k, none, none",
+            "i, none, none, k, o, p", "i, none, none, k, none, none", "none, none, j, none, o, p"):
+    fancy("slice_fancy_indexing_dim_inject_none", idx)
+for idx in ("1, j, none, o, 1", "none, j, 2, o, none", "..., 1, o, none"):
+    fancy("slice_fancy_indexing_dim_inject_and_collapse", idx)
+for a_, b_ in (("[[0, 0, 0], [0, 0, 0]]", "1"), ("[1]", "[[0, 0, 0], [0, 0, 0]]"), ("[[0, 0, 0], [0, 0, 0]]", "[2, 1, 1]"),
+               ("[[0, 1, -1], [-1, -2, 0]]", "[2, 1, -1]")):
+    op("slice_fancy_indexing_with_tensors", [(2, 3)], f"a[tensor({a_}), tensor({b_})]",
+       lambda x, a_=a_, b_=b_: x[torch.tensor(eval(a_)), torch.tensor(eval(b_))])
+for idx in ("[[0]]", "[0], j, k, o, :", "[[[0]]], j, k, o, [[1]]"):
+    fancy("slice_fancy_indexing_list_indices", idx)
+
+# --- part 10 ---
 
 
 def _short(a):
