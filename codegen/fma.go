@@ -12,6 +12,20 @@ import "math"
 // would round twice, which differs when the first rounding lands on a
 // float32 halfway point.
 func FMA32(a, b, c float32) float32 {
+	// The float64 sum rounds as the exact one unless it is inexact and
+	// lands on a float32 halfway point (its low 29 bits 1 followed by
+	// zeros): only then can two roundings differ. Below float32's normal
+	// range (an exponent under -126) the halfway points are elsewhere.
+	p, z := float64(a)*float64(b), float64(c)
+	s := p + z
+	if x := math.Float64bits(s); x&(1<<29-1) != 1<<28 && x&(0x7ff<<52) >= (1023-126)<<52 || s-p == z && s-z == p {
+		return float32(s)
+	}
+	return fma32Odd(a, b, c)
+}
+
+// fma32Odd is FMA32 through a float64 sum rounded to odd.
+func fma32Odd(a, b, c float32) float32 {
 	p := float64(a) * float64(b)
 	s := p + float64(c)
 	if math.IsInf(s, 0) || math.IsNaN(s) {

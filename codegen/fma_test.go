@@ -58,6 +58,13 @@ func TestFMA32(t *testing.T) {
 			check(-a, b, -c)
 		}
 		check(a, b, float32(math.Ldexp(1, -130)))
+		// Products on a float32 halfway point below the normal range, plus
+		// or minus a remainder far smaller.
+		k := float32(2*rng.Intn(1<<10) + 1)
+		for _, d := range []float64{-1, 1} {
+			check(k*float32(math.Ldexp(1, -75)), float32(math.Ldexp(1, -75)), float32(d*math.Ldexp(1, -149)))
+			check(k*float32(math.Ldexp(1, -60)), float32(math.Ldexp(1, -90)), float32(d*math.Ldexp(1, -149)))
+		}
 		check(a, -b, float32(-p))
 	}
 	if twice == 0 {

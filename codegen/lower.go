@@ -68,6 +68,21 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 		}
 		p.Opts = ch.applied
 	}
+	if packs := packLoads(p); len(packs) > 0 || ch.replays {
+		for k := 0; ; k++ {
+			o, ok := ch.decide(OptPack, func() (Opt, bool) {
+				if k < len(packs) {
+					return packs[k], true
+				}
+				return Opt{}, false
+			})
+			if !ok {
+				break
+			}
+			check(slices.Contains(packs, o), o)
+		}
+		p.Opts = ch.applied
+	}
 	return p, nil
 }
 

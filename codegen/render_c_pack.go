@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -42,16 +43,20 @@ type packPlan struct {
 // inside a reduce nest whose index does not depend on some output loop
 // around the nest (the loop whose iterations share the panel) and depends
 // otherwise only on loops with constant bounds, where each step of the
-// innermost reduce loop jumps in memory.
-func (r *cRenderer) planPack() packPlan {
+// innermost reduce loop jumps in memory. With byOpts, only those the
+// Program's Opts name (OptPack, which Lower records from packLoads).
+func (r *cRenderer) planPack(byOpts bool) packPlan {
 	pp := packPlan{byLoad: map[int]*pack{}, before: map[int][]*pack{}}
 	if r.split {
+		return pp
+	}
+	if byOpts && !r.p.Opts.Has(OptPack) {
 		return pp
 	}
 	for l := range r.vec.loops {
 		for j := l + 1; j < r.end[l]; j++ {
 			if u := r.u[j]; u.Op == OpLoad && r.vec.class[j] == vecValue && pp.byLoad[j] == nil {
-				if pk := r.packFor(l, j); pk != nil {
+				if pk := r.packFor(l, j); pk != nil && (!byOpts || r.packed(pk)) {
 					pp.byLoad[j] = pk
 					pp.before[pk.before] = append(pp.before[pk.before], pk)
 				}
@@ -66,6 +71,36 @@ func (r *cRenderer) planPack() packPlan {
 		}
 	}
 	return pp
+}
+
+// packed reports whether the Program's Opts say to pack pk.
+func (r *cRenderer) packed(pk *pack) bool {
+	want := Opt{Op: OptPack, Axis: r.u[r.u[pk.load].Src[0]].Buf, Arg: pk.size}
+	for _, o := range r.p.Opts {
+		if o == want {
+			return true
+		}
+	}
+	return false
+}
+
+// packLoads returns the PACK optimizations RenderC can apply to p, one per
+// packable load in program order: Lower records them (the renderer packs
+// only what the Opts say), so that DEBUG=3 shows them and Options.Skip
+// turns them off.
+func packLoads(p *Program) []Opt {
+	r := newCRenderer(p)
+	pp := r.planPack(false)
+	var loads []int
+	for j := range pp.byLoad {
+		loads = append(loads, j)
+	}
+	slices.Sort(loads)
+	opts := make([]Opt, len(loads))
+	for k, j := range loads {
+		opts[k] = Opt{Op: OptPack, Axis: r.u[r.u[j].Src[0]].Buf, Arg: pp.byLoad[j].size}
+	}
+	return opts
 }
 
 // packFor returns the pack of load j in vector loop l, or nil.
@@ -108,7 +143,15 @@ func (r *cRenderer) packFor(l, j int) *pack {
 		return nil
 	}
 	d := pk.dims[len(pk.dims)-2]
-	if r.u[d].Kind != RangeReduce || r.coef(idx, d, map[int]int64{d: 1}) == int64(pk.ext[len(pk.ext)-1]) {
+	step := r.coef(idx, d, map[int]int64{d: 1})
+	if r.u[d].Kind != RangeReduce || step == int64(pk.ext[len(pk.ext)-1]) {
+		return nil
+	}
+	// A panel copied again in every iteration of the global loop, whose
+	// steps are at most two cache lines apart (the weight gradient's input
+	// windows, channels innermost), is read well enough where it is: the
+	// copy cost more than it saved (about 5% of that kernel).
+	if pk.before != r.global && step > 0 && step*4 <= 2*64 {
 		return nil
 	}
 	return pk

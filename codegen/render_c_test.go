@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,20 +93,34 @@ func must2(st shape.Tracker, err error) shape.Tracker {
 
 // TestRenderCPack checks that a matmul's B panel, which strides by a whole
 // row per step of the reduce, is copied into a contiguous buffer before the
-// loop over row tiles and read from there, and that a panel already
-// contiguous in the nest's order (a matmul with one column tile) is not.
+// loop over row tiles and read from there, as the Program's Opts say
+// (PACK), not when OptPack is skipped, and that a panel already contiguous
+// in the nest's order (a matmul with one column tile) is not.
 func TestRenderCPack(t *testing.T) {
-	mm := func(m, n, k int) *Program {
+	mmOpts := func(m, n, k int, opts Options) *Program {
 		a := must2(shape.FromInts(m, 1, k).ExpandInts([]int{m, n, k}))
 		b := must2(must2(must2(shape.FromInts(k, n).Permute([]int{1, 0})).ReshapeInts([]int{1, n, k})).ExpandInts([]int{m, n, k}))
 		red := &Node{Op: OpReduce, DType: Float32, ReduceOp: OpAdd, Axes: []int{2}, Src: []*Node{{Op: OpMul, DType: Float32, Src: []*Node{cLoad(1, a), cLoad(2, b)}}}}
-		return cLower(t, cStore(shape.FromInts(m, n, 1), red), BufSpec{Float32, m * n}, BufSpec{Float32, m * k}, BufSpec{Float32, k * n})
+		k0 := &Kernel{AST: cStore(shape.FromInts(m, n, 1), red), Bufs: []BufSpec{{Float32, m * n}, {Float32, m * k}, {Float32, k * n}}}
+		p, err := Lower(k0, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
 	}
-	src := RenderC(mm(64, 256, 128))
+	mm := func(m, n, k int) *Program { return mmOpts(m, n, k, Options{}) }
+	p := mm(64, 256, 128)
+	if want := (Opt{Op: OptPack, Axis: 2, Arg: 128 * DefaultTarget.Cols}); !slices.Contains(p.Opts, want) {
+		t.Errorf("matmul: Opts %s lack %s", p.Opts, want)
+	}
+	src := RenderC(p)
 	for _, w := range []string{"static __thread float pk", "__builtin_memcpy(&v", "&pk"} {
 		if !strings.Contains(src, w) {
 			t.Errorf("matmul: source lacks %q:\n%s", w, src)
 		}
+	}
+	if q := mmOpts(64, 256, 128, Options{Skip: []OptOp{OptPack}}); q.Opts.Has(OptPack) || strings.Contains(RenderC(q), "__thread") {
+		t.Errorf("PACK skipped, the panel is packed: %s", q.Opts)
 	}
 	if src := RenderC(mm(64, DefaultTarget.Cols, 128)); strings.Contains(src, "__thread") {
 		t.Errorf("one column tile: the contiguous panel is packed:\n%s", src)

@@ -29,14 +29,25 @@ const (
 	vecValue                  // a float32 vector value
 )
 
-// planVec finds the inner loops that can be vector loops: constant bounds
-// 0..C with C a multiple of vecWidth, float32 loads contiguous in the loop
-// variable (or not depending on it), additions, subtractions, negations and
-// multiplications of them, and sums into accumulators of C elements indexed
-// by the loop variable; each accumulator folded only by such loops, within
-// one reduce nest that does not read it.
+// planVec finds the inner loops that can be vector loops: the loops of the
+// register tile's columns or of the lanes the Program's Opts record (INNER
+// or LANES: constant bounds 0..C with C their Arg, a multiple of vecWidth),
+// whose bodies are float32 loads contiguous in the loop variable (or not
+// depending on it), additions, subtractions, negations, multiplications
+// and multiply-adds of them, and sums into accumulators of C elements
+// indexed by the loop variable; each accumulator folded only by such
+// loops, within one reduce nest that does not read it.
 func (r *cRenderer) planVec() vecPlan {
 	vp := vecPlan{loops: map[int]bool{}, accs: map[int]int{}, flush: map[int][]int{}, class: map[int]uint8{}}
+	r.vecCols = map[int]bool{}
+	for _, o := range r.p.Opts {
+		if o.Op == OptInner || o.Op == OptLanes {
+			r.vecCols[o.Arg] = true
+		}
+	}
+	if len(r.vecCols) == 0 {
+		return vp
+	}
 	accLoops := map[int][]int{} // acc -> loops folding into it
 	loopAccs := map[int][]int{}
 	bad := map[int]bool{} // accs that cannot be vectors
@@ -140,13 +151,15 @@ func sortInts(xs []int) {
 }
 
 // vecCandidate reports whether uop i is an innermost inner RANGE over
-// [0, C) with C a multiple of vecWidth.
+// [0, C) with C the columns or lanes of an INNER or LANES the Opts record,
+// a multiple of vecWidth.
 func (r *cRenderer) vecCandidate(i int) bool {
 	if i < 0 || r.u[i].Op != OpRange || !r.innermost[i] || r.u[i].Kind != RangeInner || i == r.global {
 		return false
 	}
 	lo, hi := r.u[r.u[i].Src[0]], r.u[r.u[i].Src[1]]
-	return lo.Op == OpConst && lo.Val == 0 && hi.Op == OpConst && int(hi.Val)%vecWidth == 0 && hi.Val >= vecWidth && hi.Val <= 64
+	return lo.Op == OpConst && lo.Val == 0 && hi.Op == OpConst && r.vecCols[int(hi.Val)] &&
+		int(hi.Val)%vecWidth == 0 && hi.Val >= vecWidth && hi.Val <= 64
 }
 
 // vecBody classifies the uops of loop i's body and returns the

@@ -472,7 +472,8 @@ func combine[T num](op codegen.Op, a, b T) T {
 }
 
 // fma returns x*y + z as MULACC computes it: a float rounded once
-// (codegen.FMA32, math.FMA), an integer wrapped.
+// (codegen.FMA32, math.FMA), an integer wrapped. The float32 loops below
+// (dot32, dotChain32, mulAdd32) inline FMA32's common case instead.
 func fma[T num](x, y, z T) T {
 	switch v := any(x).(type) {
 	case float32:
@@ -496,6 +497,10 @@ func maxOf[T num](a, b T) T {
 // mulAdd computes d = x*y + z, a MULACC, the fusion of a MUL into the ADD
 // that consumes it; y and z may be scalars (length-1 runs with ys, zs = 0).
 func mulAdd[T num](d, x, y []T, ys int, z []T, zs int) {
+	if f, ok := any(d).([]float32); ok {
+		mulAdd32(f, any(x).([]float32), any(y).([]float32), ys, any(z).([]float32), zs)
+		return
+	}
 	x = x[:len(d)]
 	switch {
 	case ys == 1 && zs == 1:
@@ -526,6 +531,9 @@ func mulAdd[T num](d, x, y []T, ys int, z []T, zs int) {
 // dot returns the sum of x[i]*y[i] (y a scalar when ys is 0), in four
 // partial sums each folded by multiply-adds.
 func dot[T num](x, y []T, ys int) T {
+	if f, ok := any(x).([]float32); ok {
+		return T(dot32(f, any(y).([]float32), ys))
+	}
 	if len(x) > 64 { // pairwise, as pairSum
 		h := (len(x)/2 + 63) &^ 63
 		return dot(x[:h], y, ys) + dot(x[h:], y[h*ys:], ys)
@@ -562,6 +570,9 @@ func dot[T num](x, y []T, ys int) T {
 // may be scalars (steps 0), with the partial sums of dot: the same roundings
 // as mulAdd into a run and then dot over it.
 func dotChain[T num](x, y []T, ys int, z []T, zs int, w []T, ws int) T {
+	if f, ok := any(x).([]float32); ok {
+		return T(dotChain32(f, any(y).([]float32), ys, any(z).([]float32), zs, any(w).([]float32), ws))
+	}
 	if len(x) > 64 { // pairwise, as pairSum
 		h := (len(x)/2 + 63) &^ 63
 		return dotChain(x[:h], y, ys, z, zs, w, ws) + dotChain(x[h:], y[h*ys:], ys, z[h*zs:], zs, w[h*ws:], ws)
@@ -590,6 +601,111 @@ func dotChain[T num](x, y []T, ys int, z []T, zs int, w []T, ws int) T {
 	}
 	for ; i < len(x); i++ {
 		s0 = fma(fma(x[i], y[i*ys], z[i*zs]), w[i*ws], s0)
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// fast32 reports whether s = p + c, p an exact product of float32s and c a
+// float32, rounds to float32 as the exact sum does: the common cases of
+// codegen.FMA32 (s is no float32 halfway point, or is exact), inlined into
+// the float32 loops.
+func fast32(s, p, c float64) bool {
+	b := math.Float64bits(s)
+	return b&(1<<29-1) != 1<<28 && b&(0x7ff<<52) >= (1023-126)<<52 || s-p == c && s-c == p
+}
+
+// fma32 is codegen.FMA32 (the loops below write its common case out).
+func fma32(x, y, z float32) float32 {
+	p, c := float64(x)*float64(y), float64(z)
+	if s := p + c; fast32(s, p, c) {
+		return float32(s)
+	}
+	return codegen.FMA32(x, y, z)
+}
+
+// mulAdd32 is mulAdd for float32.
+func mulAdd32(d, x, y []float32, ys int, z []float32, zs int) {
+	x = x[:len(d)]
+	for i := range d {
+		d[i] = fma32(x[i], y[i*ys], z[i*zs])
+	}
+}
+
+// dot32 is dot for float32: four partial sums, each step a multiply-add,
+// the four of a pass checked at once for FMA32's rare case.
+func dot32(x, y []float32, ys int) float32 {
+	if len(x) > 64 {
+		h := (len(x)/2 + 63) &^ 63
+		return dot32(x[:h], y, ys) + dot32(x[h:], y[h*ys:], ys)
+	}
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(x); i += 4 { // mpK is a step's exact product, npK its addend, pK their sum
+		a0, a1, a2, a3 := x[i], x[i+1], x[i+2], x[i+3]
+		b0, b1, b2, b3 := y[i*ys], y[(i+1)*ys], y[(i+2)*ys], y[(i+3)*ys]
+		mp0, np0 := float64(a0)*float64(b0), float64(s0)
+		p0 := mp0 + np0
+		mp1, np1 := float64(a1)*float64(b1), float64(s1)
+		p1 := mp1 + np1
+		mp2, np2 := float64(a2)*float64(b2), float64(s2)
+		p2 := mp2 + np2
+		mp3, np3 := float64(a3)*float64(b3), float64(s3)
+		p3 := mp3 + np3
+		if fast32(p0, mp0, np0) && fast32(p1, mp1, np1) && fast32(p2, mp2, np2) && fast32(p3, mp3, np3) {
+			s0, s1, s2, s3 = float32(p0), float32(p1), float32(p2), float32(p3)
+		} else {
+			s0, s1, s2, s3 = codegen.FMA32(a0, b0, s0), codegen.FMA32(a1, b1, s1), codegen.FMA32(a2, b2, s2), codegen.FMA32(a3, b3, s3)
+		}
+	}
+	for ; i < len(x); i++ {
+		s0 = fma32(x[i], y[i*ys], s0)
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// dotChain32 is dotChain for float32, each pass as dot32's.
+func dotChain32(x, y []float32, ys int, z []float32, zs int, w []float32, ws int) float32 {
+	if len(x) > 64 {
+		h := (len(x)/2 + 63) &^ 63
+		return dotChain32(x[:h], y, ys, z, zs, w, ws) + dotChain32(x[h:], y[h*ys:], ys, z[h*zs:], zs, w[h*ws:], ws)
+	}
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(x); i += 4 { // m and n: each multiply-add's exact product and addend
+		a0, a1, a2, a3 := x[i], x[i+1], x[i+2], x[i+3]
+		b0, b1, b2, b3 := y[i*ys], y[(i+1)*ys], y[(i+2)*ys], y[(i+3)*ys]
+		c0, c1, c2, c3 := z[i*zs], z[(i+1)*zs], z[(i+2)*zs], z[(i+3)*zs]
+		var q0, q1, q2, q3 float32
+		mr0, nr0 := float64(a0)*float64(b0), float64(c0)
+		r0 := mr0 + nr0
+		mr1, nr1 := float64(a1)*float64(b1), float64(c1)
+		r1 := mr1 + nr1
+		mr2, nr2 := float64(a2)*float64(b2), float64(c2)
+		r2 := mr2 + nr2
+		mr3, nr3 := float64(a3)*float64(b3), float64(c3)
+		r3 := mr3 + nr3
+		if fast32(r0, mr0, nr0) && fast32(r1, mr1, nr1) && fast32(r2, mr2, nr2) && fast32(r3, mr3, nr3) {
+			q0, q1, q2, q3 = float32(r0), float32(r1), float32(r2), float32(r3)
+		} else {
+			q0, q1, q2, q3 = codegen.FMA32(a0, b0, c0), codegen.FMA32(a1, b1, c1), codegen.FMA32(a2, b2, c2), codegen.FMA32(a3, b3, c3)
+		}
+		w0, w1, w2, w3 := w[i*ws], w[(i+1)*ws], w[(i+2)*ws], w[(i+3)*ws]
+		mp0, np0 := float64(q0)*float64(w0), float64(s0)
+		p0 := mp0 + np0
+		mp1, np1 := float64(q1)*float64(w1), float64(s1)
+		p1 := mp1 + np1
+		mp2, np2 := float64(q2)*float64(w2), float64(s2)
+		p2 := mp2 + np2
+		mp3, np3 := float64(q3)*float64(w3), float64(s3)
+		p3 := mp3 + np3
+		if fast32(p0, mp0, np0) && fast32(p1, mp1, np1) && fast32(p2, mp2, np2) && fast32(p3, mp3, np3) {
+			s0, s1, s2, s3 = float32(p0), float32(p1), float32(p2), float32(p3)
+		} else {
+			s0, s1, s2, s3 = codegen.FMA32(q0, w0, s0), codegen.FMA32(q1, w1, s1), codegen.FMA32(q2, w2, s2), codegen.FMA32(q3, w3, s3)
+		}
+	}
+	for ; i < len(x); i++ {
+		s0 = fma32(fma32(x[i], y[i*ys], z[i*zs]), w[i*ws], s0)
 	}
 	return (s0 + s1) + (s2 + s3)
 }
