@@ -303,6 +303,16 @@ func (ellipsisVal) String() string { return "..." }
 func (ellipsisVal) Type() string   { return "ellipsis" }
 
 func (it *Interp) evalIndices(xs []lang.Expr, env *scope) []Value {
+	if len(xs) == 1 {
+		if l, ok := xs[0].(*lang.ListLit); ok && len(l.Elems) > 0 {
+			if _, nested := l.Elems[0].(*lang.ListLit); nested {
+				// x[[[0]], ...]: a list whose items are not all ints is
+				// the sequence of indices, as in tinygrad (and torch):
+				// x[[[0]]] is x[[0]].
+				xs = l.Elems
+			}
+		}
+	}
 	out := make([]Value, len(xs))
 	for i, x := range xs {
 		switch x := x.(type) {

@@ -1,9 +1,11 @@
 package interp
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -132,12 +134,15 @@ type torchSuite struct {
 
 func TestTorchVectors(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "torch", "*.json"))
+	// A large suite is gzipped (test_ops.json.gz).
+	gz, _ := filepath.Glob(filepath.Join("testdata", "torch", "*.json.gz"))
+	files = append(files, gz...)
 	if len(files) == 0 {
 		t.Fatal("no torch vectors in testdata/torch")
 	}
 	var suites []torchSuite
 	for _, f := range files {
-		raw, err := os.ReadFile(f)
+		raw, err := readVectors(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,6 +183,23 @@ func TestTorchVectors(t *testing.T) {
 			})
 		}
 	}
+}
+
+// readVectors reads a suite's file, gunzipping a .gz one.
+func readVectors(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if !strings.HasSuffix(path, ".gz") {
+		return io.ReadAll(f)
+	}
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return io.ReadAll(z)
 }
 
 // prebuildTorchGPU runs the suites on a device that lowers as the GPU

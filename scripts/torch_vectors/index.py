@@ -35,7 +35,7 @@ s.add("ellipsis_last", "x[..., i]", {"x": r(2, 3, 4), "i": ints(3, 0)}, lambda x
 s.add("negative", "x[i]", {"x": r(4, 2), "i": ints(-1, -4, 0, -2)}, lambda x, i: x[i.long()], grad=("x",))
 s.add("out_of_range_reads_0", "x[i]", {"x": r(4, 2), "i": ints(4, -5, 1, 100, -1)}, take0, grad=("x",))
 s.add("list_index", "x[[2, 0, -1]]", {"x": r(3, 4)}, lambda x: x[[2, 0, -1]], grad=("x",))
-s.add("nested_list_index", "x[[[0, 1], [2, 2]]]", {"x": r(3, 2)}, lambda x: x[torch.tensor([[0, 1], [2, 2]])],
+s.add("nested_list_index", "x[tensor([[0, 1], [2, 2]])]", {"x": r(3, 2)}, lambda x: x[torch.tensor([[0, 1], [2, 2]])],
       grad=("x",))
 s.add("tuple_in_index", "x[:, (1, 0)]", {"x": r(2, 3)}, lambda x: x[:, [1, 0]], grad=("x",))
 s.add("tuple_is_basic", "x[(1, 0)]", {"x": r(2, 3)}, lambda x: x[(1, 0)], grad=("x",))
