@@ -476,6 +476,9 @@ func (r *cRenderer) alu(op Op, d, from DType, s []string) string {
 	if d == Float64 {
 		f = ""
 	}
+	if w := wrapped(op, d, s); w != "" {
+		return w
+	}
 	switch op {
 	case OpNeg:
 		return negate(s[0])
@@ -527,6 +530,35 @@ func (r *cRenderer) alu(op Op, d, from DType, s []string) string {
 		return "((" + s[0] + "*" + s[1] + ")+" + s[2] + ")"
 	}
 	panic(fmt.Sprintf("internal error: render_c: unsupported op %s", op))
+}
+
+// wrapped renders a signed 32- or 64-bit integer ADD, SUB, MUL, NEG or
+// MULACC on tensor values through the unsigned type of the same width, so
+// that it wraps as Go's arithmetic does without -fwrapv (which gcc 12 also
+// let miscompile vectorized loops with masked loads; TestShiftedPadSplit).
+// Index arithmetic stays signed: it never overflows, and gcc reasons
+// better about loops over it. "" for everything else.
+func wrapped(op Op, d DType, s []string) string {
+	var t, u string
+	switch d {
+	case Int32:
+		t, u = "int32_t", "uint32_t"
+	case Int64:
+		t, u = "int64_t", "uint64_t"
+	default:
+		return ""
+	}
+	cv := func(x string) string { return "(" + u + ")" + x }
+	switch op {
+	case OpAdd, OpSub, OpMul:
+		sym := map[Op]string{OpAdd: "+", OpSub: "-", OpMul: "*"}[op]
+		return "(" + t + ")(" + cv(s[0]) + sym + cv(s[1]) + ")"
+	case OpNeg:
+		return "(" + t + ")(0 - " + cv(s[0]) + ")"
+	case OpMulAcc:
+		return "(" + t + ")(" + cv(s[0]) + "*" + cv(s[1]) + "+" + cv(s[2]) + ")"
+	}
+	return ""
 }
 
 // cast renders a conversion with the CPU device's semantics: floats go to

@@ -295,7 +295,9 @@ func toFloat(v Value) (float64, bool) {
 	return float64(i), ok
 }
 
-// intsOf returns v as ints: an int, or a tuple or list of ints.
+// intsOf returns v as ints: an int, or a tuple or list of ints, or a 1-D
+// integer tensor (a bracket literal of ints is one: sum([0, 2]) and
+// zeros([2, 3]) read it as Python reads the list).
 func intsOf(v Value) ([]int, bool) {
 	if i, ok := v.(Int); ok {
 		return []int{int(i)}, true
@@ -306,6 +308,15 @@ func intsOf(v Value) ([]int, bool) {
 		elems = x
 	case *List:
 		elems = x.elems
+	case *TensorValue:
+		if x.t.Ndim() != 1 || !x.t.DType().IsInt() {
+			return nil, false
+		}
+		out := []int{}
+		for _, n := range x.t.Ints() {
+			out = append(out, int(n))
+		}
+		return out, true
 	default:
 		return nil, false
 	}

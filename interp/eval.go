@@ -265,7 +265,16 @@ func (it *Interp) evalCall(x *lang.Call, env *scope) Value {
 		}
 	}
 	if args == nil {
-		args = it.evalList(x.Args, env)
+		for _, a := range x.Args {
+			if u, ok := a.(*lang.Unary); ok && u.Op == "*" {
+				// f(*xs): each element of xs is an argument.
+				it.iterate(&call{name: "argument after *", pos: u.Start}, it.eval(u.X, env), func(v Value) {
+					args = append(args, v)
+				})
+				continue
+			}
+			args = append(args, it.eval(a, env))
+		}
 	}
 	var kw []kwarg
 	for _, k := range x.Kwargs {

@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"tiny/devices"
+	"tiny/devices/opencl"
 	"tiny/tensor"
 )
 
@@ -123,39 +125,45 @@ func (a torchArray) goData() (TensorData, string) {
 	return td, a.DType
 }
 
+type torchSuite struct {
+	Suite string      `json:"suite"`
+	Cases []torchCase `json:"cases"`
+}
+
 func TestTorchVectors(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "torch", "*.json"))
 	if len(files) == 0 {
 		t.Fatal("no torch vectors in testdata/torch")
 	}
-	for _, dev := range devices.Names() {
-		if dev == "GPU" && os.Getenv("TINY_TEST_GPU") == "" {
-			// pocl compiles each new kernel in about a second, and the
-			// suites hold thousands: opt-in (docs/opencl.md).
-			t.Log("GPU not tested here: set TINY_TEST_GPU=1")
-			continue
+	var suites []torchSuite
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
 		}
+		var suite torchSuite
+		if err := json.Unmarshal(raw, &suite); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		suites = append(suites, suite)
+	}
+	if _, err := opencl.Available(); err != nil {
+		t.Run("GPU", func(t *testing.T) { t.Skip(err) })
+	}
+	for _, dev := range devices.Names() {
 		if dev == "REF" && os.Getenv("TINY_TEST_REF") == "" {
 			// The reference interpreter takes minutes over the suites
 			// (2 min of CPU): opt-in.
 			t.Log("REF not tested here: set TINY_TEST_REF=1")
 			continue
 		}
-		for _, f := range files {
-			raw, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var suite struct {
-				Suite string      `json:"suite"`
-				Cases []torchCase `json:"cases"`
-			}
-			if err := json.Unmarshal(raw, &suite); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
+		if dev == "GPU" {
+			prebuildTorchGPU(t, suites)
+		}
+		for _, suite := range suites {
 			t.Run(dev+"/"+suite.Suite, func(t *testing.T) {
 				for _, c := range suite.Cases {
-					if err := runTorchCase(dev, c); err != nil {
+					if err := runTorchCase(dev, nil, c); err != nil {
 						t.Errorf("%s: %s\n    %s", c.Name, c.Src, err)
 					}
 				}
@@ -164,12 +172,44 @@ func TestTorchVectors(t *testing.T) {
 	}
 }
 
-// runTorchCase runs one case on a device and compares it with torch's
-// values.
-func runTorchCase(dev string, c torchCase) error {
+// prebuildTorchGPU runs the suites on a device that lowers as the GPU
+// device does but runs on the CPU device (subtests GPU-prebuild/...),
+// then builds every program they met on the GPU device in a few driver
+// builds (opencl.Prebuild): built case by case, each schedule's kernels
+// would cost a driver build of their own (about a second on pocl, over
+// about two thousand schedules).
+func prebuildTorchGPU(t *testing.T, suites []torchSuite) {
+	host, err := devices.Open("CPU", devices.Options{})
+	if err != nil {
+		t.Fatalf("CPU device: %v", err)
+	}
+	rec := opencl.NewRecorder(host)
+	for _, suite := range suites {
+		t.Run("GPU-prebuild/"+suite.Suite, func(t *testing.T) {
+			for _, c := range suite.Cases {
+				if err := runTorchCase("", rec, c); err != nil {
+					t.Errorf("%s: %s\n    %s", c.Name, c.Src, err)
+				}
+			}
+		})
+	}
+	start := time.Now()
+	n, err := rec.Prebuild()
+	if err != nil {
+		t.Fatalf("GPU prebuild: %v", err)
+	}
+	t.Logf("GPU: built %d programs ahead in %v", n, time.Since(start).Round(time.Millisecond))
+}
+
+// runTorchCase runs one case on a device (on dev, or on the device rec
+// when it is not nil) and compares it with torch's values.
+func runTorchCase(dev string, rec devices.Device, c torchCase) error {
 	it, err := New(Options{Device: dev})
 	if err != nil {
 		return err
+	}
+	if rec != nil {
+		it.eng = tensor.NewEngineOn(rec, tensor.Options{Context: func() context.Context { return it.ctx }})
 	}
 	ctx := context.Background()
 	var setup strings.Builder

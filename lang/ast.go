@@ -114,7 +114,8 @@ type DictLit struct {
 	Entries []DictEntry
 }
 
-// Unary is a prefix operation: Op is "-", "+", "~" or "not".
+// Unary is a prefix operation: Op is "-", "+", "~" or "not", or "*" for an
+// argument unpacked into a call's positional arguments (f(*xs)).
 type Unary struct {
 	Start Pos // the operator
 	Op    string

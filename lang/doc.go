@@ -55,7 +55,7 @@
 //	Power    = Postfix [ "**" Unary ] .
 //	Postfix  = Primary { "(" Args ")" | "[" Sub { "," Sub } [ "," ] "]" | "." Ident } .
 //	Args     = [ Arg { "," Arg } [ "," ] ] .
-//	Arg      = [ Ident "=" ] Expr .
+//	Arg      = "*" Expr | [ Ident "=" ] Expr .
 //	Sub      = "..." | [ Expr ] ":" [ Expr ] [ ":" [ Expr ] ] | Expr .
 //	Primary  = Int | Float | String | "true" | "false" | "none" | Ident
 //	         | "fn" "(" Params ")" Block

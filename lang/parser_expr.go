@@ -157,7 +157,7 @@ func (p *parser) postfix() Expr {
 }
 
 // call parses Call = "(" [ Arg { "," Arg } [ "," ] ] ")" with
-// Arg = [ Ident "=" ] Expr; keyword arguments follow positional ones and
+// Arg = "*" Expr | [ Ident "=" ] Expr; keyword arguments follow positional ones and
 // are not repeated.
 func (p *parser) call(fn Expr) *Call {
 	c := &Call{Start: fn.Pos(), Lparen: p.pos(), Fn: fn}
@@ -166,6 +166,20 @@ func (p *parser) call(fn Expr) *Call {
 	defer p.leave()
 	seen := map[string]bool{}
 	for !p.is(")") {
+		if p.is("*") {
+			// f(*xs): the elements of xs as positional arguments, a
+			// Unary "*" that only a call's arguments hold.
+			star := p.pos()
+			p.advance()
+			if len(c.Kwargs) > 0 {
+				fail(star, "iterable argument unpacking follows keyword argument")
+			}
+			c.Args = append(c.Args, &Unary{Start: star, Op: "*", X: p.expr()})
+			if !p.more(")") {
+				break
+			}
+			continue
+		}
 		x := p.expr()
 		if !p.is("=") {
 			if len(c.Kwargs) > 0 {

@@ -441,7 +441,33 @@ func convGradWeight(g, xp *Tensor, wShape []int, groups int, s, d []int, tiled b
 	for j := 0; j < n; j++ {
 		axes = append(axes, 5+j)
 	}
-	part := prodT.Sum(axes, false) // (nc, groups, rcout, cin, *hw)
+	var part *Tensor
+	if tiled && cin < 8 {
+		// Too few input channels to fill a vector (the first layer of an
+		// image model): the output channels go innermost in the stored
+		// partial sums, so that the register tile's columns are the
+		// output channels, contiguous in g, and its rows the kernel taps
+		// (stored (nc, groups, *hw, cin, rcout), returned as a view in
+		// the logical order). With the taps innermost (25 of them, not a
+		// vector's multiple), the tile fell back to accumulators in memory.
+		order := []int{0, 1, 2}
+		for j := 0; j < 2*n; j++ {
+			order = append(order, 5+j)
+		}
+		order = append(order, 4, 3) // (nc, bc, groups, *o, *hw, cin, rcout)
+		sum := []int{1}
+		for j := 0; j < n; j++ {
+			sum = append(sum, 3+j)
+		}
+		part = prodT.Permute(order...).Sum(sum, false) // (nc, groups, *hw, cin, rcout)
+		back := []int{0, 1, n + 3, n + 2}
+		for j := 0; j < n; j++ {
+			back = append(back, 2+j)
+		}
+		part = part.Permute(back...)
+	} else {
+		part = prodT.Sum(axes, false) // (nc, groups, rcout, cin, *hw)
+	}
 	if nc > 1 {
 		part = part.Sum([]int{0}, false)
 	} else {
@@ -579,14 +605,18 @@ func (t *Tensor) MaxPool2d(kernel, stride, dilation, padding []int, ceilMode boo
 		valid := t.n.eng.Full(t.n.shape, 1, Bool).padFlat(pads, 0).pool(op, k, s, d)
 		x = valid.Where(x, t.n.eng.Scalar(minValue(t.n.dtype), t.n.dtype))
 	}
-	if !channelsLast(t) {
+	if !channelsLast(t) || prod(x.n.shape[t.Ndim()-len(k):t.Ndim()]) < 16 {
 		return x.Max(windowAxes(len(k)), false)
 	}
 	// The input keeps its channels innermost (a tiled convolution's
 	// result): the max is stored that way too, (batch, *o, channel), and
 	// returned as a view in the logical order, so that the kernels of the
 	// backward pass, which read the input, the max and the count of ties
-	// at each element, load all three along contiguous channels.
+	// at each element, load all three along contiguous channels. Not when
+	// a channel's output holds fewer than 16 values (a cache line): reading
+	// across channels then touches few lines anyway, and the row-major
+	// order keeps a flatten after the pool contiguous (beautiful_mnist's
+	// 3x3 pool before its Linear layer: the Linear ran 10x slower).
 	n := len(k)
 	order := []int{0}
 	for i := 0; i < n; i++ {

@@ -67,6 +67,9 @@ func convTiledMatchesViews(t *testing.T, e *Engine) {
 		// A batch of 160: the register tile's batch rows are cut into
 		// blocks of 32 (codegen's rowBlock), each ending in a shifted tile.
 		{"batch blocks", []int{160, 3, 6, 5}, []int{32, 3, 3, 3}, 1, []int{1}, []int{1}, []int{0}},
+		// 8 input channels or more: the weight gradient's tile columns are
+		// the input channels (fewer: the output channels).
+		{"channels", []int{4, 16, 6, 5}, []int{8, 8, 3, 2}, 2, []int{1}, []int{1}, []int{1}},
 	}
 	defer func(old int) { convTiledMACs = old }(convTiledMACs)
 	for _, c := range cases {
@@ -98,9 +101,9 @@ func convTiledMatchesViews(t *testing.T, e *Engine) {
 }
 
 // A max pool over channels-last data (a tiled convolution's result) stores
-// its maximum channels innermost; its values and its gradient, ties shared
-// evenly, are those of the same pool over row-major data, in as many
-// kernels.
+// its maximum channels innermost (but not a pool whose channels hold fewer
+// than 16 values); its values and its gradient, ties shared evenly, are
+// those of the same pool over row-major data, in as many kernels.
 func TestMaxPoolChannelsLast(t *testing.T) {
 	for _, dev := range []string{"CPU", "CLANG"} {
 		e, err := NewEngine(Options{Device: dev})
@@ -110,7 +113,7 @@ func TestMaxPoolChannelsLast(t *testing.T) {
 		}
 		t.Run(dev, func(t *testing.T) {
 			// Values rounded to halves, so windows hold ties.
-			nhwc := e.Randn([]int{3, 7, 6, 5}, 1).Mul(2).Round().Div(2).Contiguous().Realize()
+			nhwc := e.Randn([]int{3, 10, 9, 5}, 1).Mul(2).Round().Div(2).Contiguous().Realize()
 			cl := nhwc.Permute(0, 3, 1, 2)
 			rm := cl.Contiguous().Realize()
 			if !channelsLast(cl.Relu()) || channelsLast(rm.Relu()) {
@@ -119,15 +122,19 @@ func TestMaxPoolChannelsLast(t *testing.T) {
 			for _, c := range []struct {
 				name         string
 				k, s, d, pad []int
-				ceil         bool
+				ceil, small  bool // small: fewer than 16 outputs per channel
 			}{
-				{"k2", []int{2, 2}, nil, []int{1}, []int{0}, false},
-				{"k3 s2 p1", []int{3, 3}, []int{2}, []int{1}, []int{1}, false},
-				{"k2 s1 d2 ceil", []int{2, 3}, []int{1, 2}, []int{2, 1}, []int{0}, true},
+				{"k2", []int{2, 2}, nil, []int{1}, []int{0}, false, false},
+				{"k3 s2 p1", []int{3, 3}, []int{2}, []int{1}, []int{1}, false, false},
+				{"k2 s1 d2 ceil", []int{2, 3}, []int{1, 2}, []int{2, 1}, []int{0}, true, false},
+				{"k4", []int{4, 4}, nil, []int{1}, []int{0}, false, true},
 			} {
 				run := func(x *Tensor) ([]float64, int) {
 					x = x.SetRequiresGrad(true)
 					y := x.Relu().MaxPool2d(c.k, c.s, c.d, c.pad, c.ceil)
+					if got := y.n.kind == kView && len(y.n.st.Views) == 1 && y.n.st.Views[0].Strides[1].IsInt(1); got != (x == cl && !c.small) {
+						t.Errorf("%s: max stored channels-last: %v", c.name, got)
+					}
 					n := len(y.Schedule())
 					up := e.Randn(y.Shape(), 2)
 					g := y.Mul(up).Sum(nil, false).Gradient(x)[0]

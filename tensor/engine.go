@@ -100,6 +100,13 @@ func NewEngine(opts Options) (*Engine, error) {
 	return &Engine{opts: opts, dev: dev, runners: map[string]*compiled{}}, nil
 }
 
+// NewEngineOn returns an engine on a device the caller opened (a device of
+// an embedder's own, or a test's); opts.Device is replaced by its name.
+func NewEngineOn(dev devices.Device, opts Options) *Engine {
+	opts.Device = dev.Name()
+	return &Engine{opts: opts, dev: dev, runners: map[string]*compiled{}}
+}
+
 // context returns the context kernels run under.
 func (e *Engine) context() context.Context {
 	if e.opts.Context != nil {

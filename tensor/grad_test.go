@@ -167,29 +167,33 @@ func closeTo(got, want, tol float64) bool {
 }
 
 func TestGradientRules(t *testing.T) {
-	for name, e := range engines(t) {
+	es := engines(t)
+	prebuildGPU(t, es, gradientRules)
+	for name, e := range es {
 		if name == "ast" || name == "ref" || name == "clang" && testing.Short() {
 			continue // half a minute each: ast and ref evaluate slowly, clang compiles (cold cache)
 		}
-		t.Run(name, func(t *testing.T) {
-			for _, c := range gradCases {
-				data := gradInputs(c)
-				loss := weightedLoss(e, c.f)
-				xs := leaves(e, c.shapes, data)
-				grads := loss(xs).Gradient(xs...)
-				want := numericGrad(e, loss, c.shapes, data)
-				for i, g := range grads {
-					if !slices.Equal(g.Shape(), c.shapes[i]) || g.DType() != Float64 {
-						t.Fatalf("%s: gradient %d has shape %v %s, want %v float64", c.name, i, g.Shape(), g.DType(), c.shapes[i])
-					}
-					for j, v := range g.Floats() {
-						if !closeTo(v, want[i][j], 1e-6) {
-							t.Errorf("%s: d/dx%d[%d] = %v, finite differences say %v", c.name, i, j, v, want[i][j])
-						}
-					}
+		t.Run(name, func(t *testing.T) { gradientRules(t, e) })
+	}
+}
+
+func gradientRules(t *testing.T, e *Engine) {
+	for _, c := range gradCases {
+		data := gradInputs(c)
+		loss := weightedLoss(e, c.f)
+		xs := leaves(e, c.shapes, data)
+		grads := loss(xs).Gradient(xs...)
+		want := numericGrad(e, loss, c.shapes, data)
+		for i, g := range grads {
+			if !slices.Equal(g.Shape(), c.shapes[i]) || g.DType() != Float64 {
+				t.Fatalf("%s: gradient %d has shape %v %s, want %v float64", c.name, i, g.Shape(), g.DType(), c.shapes[i])
+			}
+			for j, v := range g.Floats() {
+				if !closeTo(v, want[i][j], 1e-6) {
+					t.Errorf("%s: d/dx%d[%d] = %v, finite differences say %v", c.name, i, j, v, want[i][j])
 				}
 			}
-		})
+		}
 	}
 }
 
@@ -387,79 +391,86 @@ func TestGradientTorch(t *testing.T) {
 // a few leaves and compares the gradient with finite differences along
 // random directions.
 func TestGradientRandomGraphs(t *testing.T) {
-	for name, e := range engines(t) {
-		iters := 100
+	es := engines(t)
+	iters := func(name string) int {
+		n := 100
 		if name == "clang" {
-			iters = 30 // each graph compiles its own kernels: 50 s for 100 with a cold cache
+			n = 30 // each graph compiles its own kernels: 50 s for 100 with a cold cache
 		}
 		if testing.Short() {
-			iters /= 3
+			n /= 3
 		}
-		t.Run(name, func(t *testing.T) {
-			for seed := 0; seed < iters; seed++ {
-				r := rand.New(rand.NewSource(int64(seed)))
-				shp := factor(r, []int{4, 6, 8, 12}[r.Intn(4)])
-				nleaf := 1 + r.Intn(3)
-				var plan []func(x, leaf *Tensor) *Tensor
-				var trail []string
-				for step := 0; step < 2+r.Intn(5); step++ {
-					what, f := randomGradStep(r)
-					trail = append(trail, what)
-					plan = append(plan, f)
-				}
-				shapes := make([][]int, nleaf)
-				data := make([][]float64, nleaf)
-				for i := range shapes {
-					shapes[i] = shp
-					data[i] = make([]float64, prod(shp))
-					for j := range data[i] {
-						data[i][j] = 2*r.Float64() - 1
-					}
-				}
-				f := func(e *Engine, xs []*Tensor) *Tensor {
-					x := xs[0]
-					for k, step := range plan {
-						x = step(x, xs[k%len(xs)])
-					}
-					return x
-				}
-				loss := weightedLoss(e, f)
-				xs := leaves(e, shapes, data)
-				grads := loss(xs).Gradient(xs...)
-				gd := make([][]float64, nleaf)
-				for i, g := range grads {
-					gd[i] = g.Floats()
-				}
-				for dir := 0; dir < 2; dir++ {
-					// The derivative along v is <grad, v>.
-					const h = 1e-6
-					v := make([][]float64, nleaf)
-					dot := 0.0
-					for i := range v {
-						v[i] = make([]float64, len(data[i]))
-						for j := range v[i] {
-							v[i][j] = 2*r.Float64() - 1
-							dot += v[i][j] * gd[i][j]
-						}
-					}
-					at := func(s float64) float64 {
-						moved := make([][]float64, nleaf)
-						for i := range moved {
-							moved[i] = make([]float64, len(data[i]))
-							for j := range moved[i] {
-								moved[i][j] = data[i][j] + s*v[i][j]
-							}
-						}
-						return loss(leaves(e, shapes, moved)).Item()
-					}
-					num := (at(h) - at(-h)) / (2 * h)
-					if !closeTo(dot, num, 1e-5) {
-						t.Fatalf("seed %d, shape %v, %s: directional derivative %v, finite differences %v",
-							seed, shp, strings.Join(trail, " "), dot, num)
-					}
+		return n
+	}
+	prebuildGPU(t, es, func(t *testing.T, e *Engine) { gradientRandomGraphs(t, e, iters("gpu")) })
+	for name, e := range es {
+		t.Run(name, func(t *testing.T) { gradientRandomGraphs(t, e, iters(name)) })
+	}
+}
+
+func gradientRandomGraphs(t *testing.T, e *Engine, iters int) {
+	for seed := 0; seed < iters; seed++ {
+		r := rand.New(rand.NewSource(int64(seed)))
+		shp := factor(r, []int{4, 6, 8, 12}[r.Intn(4)])
+		nleaf := 1 + r.Intn(3)
+		var plan []func(x, leaf *Tensor) *Tensor
+		var trail []string
+		for step := 0; step < 2+r.Intn(5); step++ {
+			what, f := randomGradStep(r)
+			trail = append(trail, what)
+			plan = append(plan, f)
+		}
+		shapes := make([][]int, nleaf)
+		data := make([][]float64, nleaf)
+		for i := range shapes {
+			shapes[i] = shp
+			data[i] = make([]float64, prod(shp))
+			for j := range data[i] {
+				data[i][j] = 2*r.Float64() - 1
+			}
+		}
+		f := func(e *Engine, xs []*Tensor) *Tensor {
+			x := xs[0]
+			for k, step := range plan {
+				x = step(x, xs[k%len(xs)])
+			}
+			return x
+		}
+		loss := weightedLoss(e, f)
+		xs := leaves(e, shapes, data)
+		grads := loss(xs).Gradient(xs...)
+		gd := make([][]float64, nleaf)
+		for i, g := range grads {
+			gd[i] = g.Floats()
+		}
+		for dir := 0; dir < 2; dir++ {
+			// The derivative along v is <grad, v>.
+			const h = 1e-6
+			v := make([][]float64, nleaf)
+			dot := 0.0
+			for i := range v {
+				v[i] = make([]float64, len(data[i]))
+				for j := range v[i] {
+					v[i][j] = 2*r.Float64() - 1
+					dot += v[i][j] * gd[i][j]
 				}
 			}
-		})
+			at := func(s float64) float64 {
+				moved := make([][]float64, nleaf)
+				for i := range moved {
+					moved[i] = make([]float64, len(data[i]))
+					for j := range moved[i] {
+						moved[i][j] = data[i][j] + s*v[i][j]
+					}
+				}
+				return loss(leaves(e, shapes, moved)).Item()
+			}
+			num := (at(h) - at(-h)) / (2 * h)
+			if !closeTo(dot, num, 1e-5) {
+				t.Fatalf("seed %d, shape %v, %s: directional derivative %v, finite differences %v",
+					seed, shp, strings.Join(trail, " "), dot, num)
+			}
+		}
 	}
 }
 

@@ -149,7 +149,9 @@ func oracleTensor(e *Engine, o oracle.Array) *Tensor {
 }
 
 func TestOracle(t *testing.T) {
-	for name, e := range engines(t) {
+	es := engines(t)
+	prebuildGPU(t, es, runOracle)
+	for name, e := range es {
 		t.Run(name, func(t *testing.T) { runOracle(t, e) })
 	}
 }

@@ -338,7 +338,9 @@ func randomInput(r *rand.Rand, e *Engine, shp []int, floats bool) pair {
 }
 
 func TestRandomGraphs(t *testing.T) {
-	for name, e := range engines(t) {
+	es := engines(t)
+	prebuildGPU(t, es, randomGraphs)
+	for name, e := range es {
 		t.Run(name, func(t *testing.T) { randomGraphs(t, e) })
 	}
 }
@@ -375,6 +377,12 @@ func randomGraph(seed int, e *Engine, floats bool) (pair, []string) {
 // differently, never compute something else.
 func TestRandomFloatGraphs(t *testing.T) {
 	es := engines(t)
+	prebuildGPU(t, es, func(t *testing.T, e *Engine) {
+		for seed := range graphIters() {
+			got, _ := randomGraph(seed, e, true)
+			got.t.Floats()
+		}
+	})
 	ref := es["ref"]
 	delete(es, "ref")
 	for seed := range graphIters() {

@@ -3,8 +3,8 @@ package tensor
 import (
 	"fmt"
 	"math"
-	"os"
 	"testing"
+	"time"
 
 	"tiny/codegen"
 	"tiny/devices"
@@ -47,11 +47,7 @@ func refDeviceEngine(t testing.TB) *Engine {
 // on both devices), and the GPU device where OpenCL has a platform.
 func engines(t testing.TB) map[string]*Engine {
 	m := map[string]*Engine{"cpu": cpuEngine(t), "ref": refDeviceEngine(t), "ast": astEngine()}
-	if os.Getenv("TINY_TEST_GPU") == "" {
-		// pocl compiles each new kernel in about a second: the sweep over
-		// every program on GPU is opt-in (docs/opencl.md).
-		t.Logf("GPU device not tested here: set TINY_TEST_GPU=1")
-	} else if _, err := opencl.Available(); err != nil {
+	if _, err := opencl.Available(); err != nil {
 		t.Logf("GPU device not tested: %v", err)
 	} else if e, err := NewEngine(Options{Device: "GPU"}); err != nil {
 		t.Fatalf("GPU device: %v", err)
@@ -68,6 +64,32 @@ func engines(t testing.TB) map[string]*Engine {
 	}
 	m["clang"] = e
 	return m
+}
+
+// prebuildGPU prepares a sweep over many programs for the GPU engine of
+// es, if it has one: it runs sweep on an engine that lowers as the GPU
+// device does but runs on the CPU device (subtest "gpu-prebuild"), then
+// builds every program that met on the GPU device in a few driver builds
+// (opencl.Prebuild), so that the sweep on GPU finds its kernels built
+// instead of building each schedule's on its own (about a second a build
+// on pocl, where the sweeps hold hundreds of schedules).
+func prebuildGPU(t *testing.T, es map[string]*Engine, sweep func(t *testing.T, e *Engine)) {
+	t.Helper()
+	if es["gpu"] == nil {
+		return
+	}
+	host, err := devices.Open("CPU", devices.Options{})
+	if err != nil {
+		t.Fatalf("CPU device: %v", err)
+	}
+	rec := opencl.NewRecorder(host)
+	t.Run("gpu-prebuild", func(t *testing.T) { sweep(t, NewEngineOn(rec, Options{})) })
+	start := time.Now()
+	n, err := rec.Prebuild()
+	if err != nil {
+		t.Fatalf("GPU prebuild: %v", err)
+	}
+	t.Logf("GPU: built %d programs ahead in %v", n, time.Since(start).Round(time.Millisecond))
 }
 
 // interpKernel evaluates a kernel AST for every output element.

@@ -13,12 +13,15 @@ import (
 // build returns the built program for src: from the binary cached on disk
 // when there is a sound one, else from the source, whose binary it then
 // caches. built reports whether the source was compiled. A failed build's
-// error carries the driver's build log.
+// error carries the driver's build log. cacheDir "-" skips the disk cache:
+// asking pocl for a binary compiles every kernel of the program for any
+// work-group size, which it otherwise does only for the sizes launched.
 func (c *cl) build(src, cacheDir string) (h uintptr, built bool, err error) {
 	path := ""
-	if dir, err := binaryDir(cacheDir); err == nil {
-		sum := sha256.Sum256([]byte(c.id + "\x00" + c.options + "\x00" + src))
-		path = filepath.Join(dir, hex.EncodeToString(sum[:20])+".bin")
+	if cacheDir != "-" {
+		path = c.binaryPath(src, cacheDir)
+	}
+	if path != "" {
 		if bin, ok := readBinary(path); ok {
 			if h, err := c.fromBinary(bin); err == nil {
 				return h, false, nil
@@ -43,6 +46,17 @@ func (c *cl) build(src, cacheDir string) (h uintptr, built bool, err error) {
 		}
 	}
 	return h, true, nil
+}
+
+// binaryPath returns where src's binary is cached under cacheDir, or ""
+// when there is no cache directory.
+func (c *cl) binaryPath(src, cacheDir string) string {
+	dir, err := binaryDir(cacheDir)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(c.id + "\x00" + c.options + "\x00" + src))
+	return filepath.Join(dir, hex.EncodeToString(sum[:20])+".bin")
 }
 
 // buildProgram runs clBuildProgram, returning the build log on failure.

@@ -48,6 +48,9 @@ type cl struct {
 	mu   sync.Mutex
 	free map[int][]uintptr // released device buffers by size, for reuse
 	held int               // bytes in free
+
+	bmu   sync.Mutex
+	built map[string]builtProg // programs built in this process, by their source rendered alone
 }
 
 var state struct {
@@ -104,7 +107,7 @@ func setup() (*cl, error) {
 	if dev == 0 {
 		return nil, fmt.Errorf("no OpenCL device on %d platform(s)", n)
 	}
-	c := &cl{a: a, platform: plat, device: dev, free: map[int][]uintptr{}}
+	c := &cl{a: a, platform: plat, device: dev, free: map[int][]uintptr{}, built: map[string]builtProg{}}
 	pinfo := func(param uint32) string {
 		return infoString(func(size uintptr, v unsafe.Pointer, ret *uintptr) int32 {
 			return a.GetPlatformInfo(plat, param, size, v, ret)
@@ -199,21 +202,16 @@ func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
 }
 
 // CompileBatch builds several programs as one OpenCL program: a driver's
-// build has a large fixed cost (about a second for pocl here, about a
-// fifth of that per kernel when twenty are built together). Each program's
-// kernels are named with its position in the batch, so that programs of the
-// same name do not collide.
+// build has a large fixed cost (about a second for pocl here, mostly its
+// C front end reading the OpenCL headers, against a few tens of
+// milliseconds a kernel). Programs built earlier in the process, by this
+// or any Device (Prebuild, another engine), are not built again.
 func (d *Device) CompileBatch(ps []*codegen.Program) ([]devices.Runner, error) {
 	progs := make([]*codegen.CLProgram, len(ps))
-	var src strings.Builder
+	rs := make([]devices.Runner, len(ps))
+	var todo []int
 	for i, p := range ps {
-		named := p
-		if len(ps) > 1 {
-			q := *p
-			q.Name = fmt.Sprintf("%s_%d", p.Name, i)
-			named = &q
-		}
-		prog, err := codegen.RenderCL(named, d.cl.target)
+		prog, err := codegen.RenderCL(p, d.cl.target)
 		if err != nil {
 			return nil, fmt.Errorf("opencl: %w", err)
 		}
@@ -221,20 +219,31 @@ func (d *Device) CompileBatch(ps []*codegen.Program) ([]devices.Runner, error) {
 			fmt.Fprintf(d.log, "%s\n", prog.Source)
 		}
 		progs[i] = prog
-		src.WriteString(prog.Source)
+		if b, ok := d.cl.lookup(prog.Source); ok {
+			r, err := d.kernels(p, b.prog, b.h)
+			if err != nil {
+				return nil, err
+			}
+			rs[i] = r
+			continue
+		}
+		todo = append(todo, i)
 	}
-	h, built, err := d.cl.build(src.String(), d.opts.CacheDir)
+	if len(todo) == 0 {
+		return rs, nil
+	}
+	built, err := d.cl.buildAll(ps, progs, todo, d.opts.CacheDir, true)
 	if err != nil {
-		return nil, fmt.Errorf("opencl: %s: %w", ps[0].Name, err)
+		return nil, err
 	}
 	if d.opts.Debug >= 2 && built {
-		for _, p := range ps {
-			fmt.Fprintf(d.log, "opencl: built %s\n", p.Name)
+		for _, i := range todo {
+			fmt.Fprintf(d.log, "opencl: built %s\n", ps[i].Name)
 		}
 	}
-	rs := make([]devices.Runner, len(ps))
-	for i, p := range ps {
-		r, err := d.kernels(p, progs[i], h)
+	for _, i := range todo {
+		b, _ := d.cl.lookup(progs[i].Source)
+		r, err := d.kernels(ps[i], b.prog, b.h)
 		if err != nil {
 			return nil, err
 		}
@@ -242,6 +251,110 @@ func (d *Device) CompileBatch(ps []*codegen.Program) ([]devices.Runner, error) {
 	}
 	return rs, nil
 }
+
+// builtProg is a program built in this process: the OpenCL program that
+// holds its kernels and the program as rendered there (its kernels renamed
+// when it was built beside others).
+type builtProg struct {
+	h    uintptr
+	prog *codegen.CLProgram
+}
+
+// maxBuilt bounds the programs remembered by source. Forgetting one only
+// costs a rebuild; its OpenCL program lives on in the runners made from it.
+const maxBuilt = 1 << 14
+
+// lookup returns the built program of a source rendered alone.
+func (c *cl) lookup(src string) (builtProg, bool) {
+	c.bmu.Lock()
+	defer c.bmu.Unlock()
+	b, ok := c.built[src]
+	return b, ok
+}
+
+// buildAll builds the programs ps[i], i in idx (progs[i] rendered alone),
+// as one OpenCL program and remembers each by its source. Each program's
+// kernels are named there with its position, so that programs of the same
+// name do not collide. cache says whether the binary goes to the disk
+// cache. built reports whether the driver compiled the source (not found
+// in the cache).
+func (c *cl) buildAll(ps []*codegen.Program, progs []*codegen.CLProgram, idx []int, cacheDir string, cache bool) (built bool, err error) {
+	named := make([]*codegen.CLProgram, len(idx))
+	var src strings.Builder
+	for j, i := range idx {
+		named[j] = progs[i]
+		if len(idx) > 1 {
+			q := *ps[i]
+			q.Name = fmt.Sprintf("%s_%d", ps[i].Name, j)
+			if named[j], err = codegen.RenderCL(&q, c.target); err != nil {
+				return false, fmt.Errorf("opencl: %w", err)
+			}
+		}
+		src.WriteString(named[j].Source)
+	}
+	if !cache {
+		cacheDir = "-"
+	}
+	h, built, err := c.build(src.String(), cacheDir)
+	if err != nil {
+		return false, fmt.Errorf("opencl: %s: %w", ps[idx[0]].Name, err)
+	}
+	c.bmu.Lock()
+	defer c.bmu.Unlock()
+	if len(c.built)+len(idx) > maxBuilt {
+		clear(c.built)
+	}
+	for j, i := range idx {
+		c.built[progs[i].Source] = builtProg{h: h, prog: named[j]}
+	}
+	return built, nil
+}
+
+// Prebuild builds the programs ps for the process's OpenCL device ahead of
+// their use, many to a driver build (prebuildBatch), so that a later
+// Compile of any of them, by any Device, finds it built. A test sweep of
+// thousands of small programs, each of which would otherwise be built on
+// its own as its schedule comes, records them first (Recorder) and builds
+// them here. A batch the driver rejects is left to Compile, which builds
+// each program on its own and reports the one at fault. Prebuild returns
+// how many programs it built.
+func Prebuild(ps []*codegen.Program) (int, error) {
+	c, err := get()
+	if err != nil {
+		return 0, err
+	}
+	var todo []*codegen.Program
+	var progs []*codegen.CLProgram
+	seen := map[string]bool{}
+	for _, p := range ps {
+		prog, err := codegen.RenderCL(p, c.target)
+		if err != nil {
+			continue // Compile reports it
+		}
+		if _, ok := c.lookup(prog.Source); ok || seen[prog.Source] {
+			continue
+		}
+		seen[prog.Source] = true
+		todo, progs = append(todo, p), append(progs, prog)
+	}
+	n := 0
+	for start := 0; start < len(todo); start += prebuildBatch {
+		idx := make([]int, 0, prebuildBatch)
+		for i := start; i < min(start+prebuildBatch, len(todo)); i++ {
+			idx = append(idx, i)
+		}
+		if _, err := c.buildAll(todo, progs, idx, "", false); err == nil {
+			n += len(idx)
+		}
+	}
+	return n, nil
+}
+
+// prebuildBatch is how many programs Prebuild builds at once: enough that
+// the driver's fixed cost a build is small beside its kernels' (pocl: about
+// a second against 50-100 ms a kernel), few enough that one rejected
+// program costs the rest of its batch little.
+const prebuildBatch = 200
 
 // kernels returns the runner of prog's kernels in the built program h.
 func (d *Device) kernels(p *codegen.Program, prog *codegen.CLProgram, h uintptr) (*runner, error) {

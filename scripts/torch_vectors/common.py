@@ -74,12 +74,14 @@ class Suite:
         return {"name": name, "src": src, "inputs": {k: arr(v) for k, v in inputs.items()}}
 
     def add(self, name, src, inputs, fn, grad=(), atol=None, rtol=None, gatol=None, grtol=None,
-            signed_zeros=False):
+            signed_zeros=False, upstream=None):
         """A case: src is a tiny expression over the inputs (a dict of name
         to tensor); fn(**inputs) computes torch's result (a tensor, or a
         tuple/list of tensors for an op that returns several). grad names the
         inputs to differentiate sum(out_i * upstream_i) with respect to.
-        signed_zeros: the results' zeros must have torch's signs."""
+        signed_zeros: the results' zeros must have torch's signs.
+        upstream: a function of the (detached) results giving the upstream
+        gradients, instead of random normal ones."""
         case = self._new(name, src, inputs)
         if signed_zeros:
             case["signed_zeros"] = True
@@ -93,7 +95,10 @@ class Suite:
             if v is not None:
                 case[key] = v
         if grad:
-            ups = [torch.randn(o.shape, dtype=o.dtype) if o.is_floating_point() else None for o in outs]
+            if upstream is not None:
+                ups = [u if o.is_floating_point() else None for o, u in zip(outs, upstream([o.detach() for o in outs]))]
+            else:
+                ups = [torch.randn(o.shape, dtype=o.dtype) if o.is_floating_point() else None for o in outs]
             loss = sum((o * u).sum() for o, u in zip(outs, ups) if u is not None)
             gs = torch.autograd.grad(loss, [ins[k] for k in grad], allow_unused=True)
             case["upstream"] = [arr(u) if u is not None else None for u in ups]
