@@ -475,6 +475,9 @@ func combine[T num](op codegen.Op, a, b T) T {
 // (codegen.FMA32, math.FMA), an integer wrapped. The float32 loops below
 // (dot32, dotChain32, mulAdd32) inline FMA32's common case instead.
 func fma[T num](x, y, z T) T {
+	if one := T(1); one/2 == 0 { // an integer type (each is compiled on its own, so this folds)
+		return x*y + z
+	}
 	switch v := any(x).(type) {
 	case float32:
 		return T(codegen.FMA32(v, float32(y), float32(z)))
@@ -640,6 +643,11 @@ func dot32(x, y []float32, ys int) float32 {
 	}
 	var s0, s1, s2, s3 float32
 	i := 0
+	if n := len(x) &^ 3; useFMA && n > 0 && ys <= 1 {
+		var s [4]float32
+		dot4FMA(&x[0], &y[0], n, ys, &s[0])
+		s0, s1, s2, s3, i = s[0], s[1], s[2], s[3], n
+	}
 	for ; i+4 <= len(x); i += 4 { // mpK is a step's exact product, npK its addend, pK their sum
 		a0, a1, a2, a3 := x[i], x[i+1], x[i+2], x[i+3]
 		b0, b1, b2, b3 := y[i*ys], y[(i+1)*ys], y[(i+2)*ys], y[(i+3)*ys]
@@ -671,6 +679,11 @@ func dotChain32(x, y []float32, ys int, z []float32, zs int, w []float32, ws int
 	}
 	var s0, s1, s2, s3 float32
 	i := 0
+	if n := len(x) &^ 3; useFMA && n > 0 && ys <= 1 && zs == 1 && ws == 1 {
+		var s [4]float32
+		dotChain4FMA(&x[0], &y[0], &z[0], &w[0], n, ys, &s[0])
+		s0, s1, s2, s3, i = s[0], s[1], s[2], s[3], n
+	}
 	for ; i+4 <= len(x); i += 4 { // m and n: each multiply-add's exact product and addend
 		a0, a1, a2, a3 := x[i], x[i+1], x[i+2], x[i+3]
 		b0, b1, b2, b3 := y[i*ys], y[(i+1)*ys], y[(i+2)*ys], y[(i+3)*ys]

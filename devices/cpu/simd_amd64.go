@@ -37,3 +37,15 @@ func exp2RunAVX2(d, a *float32, n int, table *float64, consts *uint64, add, mul 
 //
 //go:noescape
 func sinRunAVX2(d, a *float32, n int, consts *uint64) int
+
+// dot4FMA runs dot32's passes over n elements (a multiple of 4) with the
+// four partial sums s[0..3] in the lanes of one register: the same fused
+// multiply-adds in the same order.
+//
+//go:noescape
+func dot4FMA(x, y *float32, n int, ys int, s *float32)
+
+// dotChain4FMA is dot4FMA for dotChain32 with z and w contiguous.
+//
+//go:noescape
+func dotChain4FMA(x, y, z, w *float32, n int, ys int, s *float32)

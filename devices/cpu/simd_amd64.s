@@ -239,3 +239,78 @@ dones:
 	SHRQ $2, DX
 	MOVQ DX, ret+32(FP)
 	RET
+
+// func dot4FMA(x, y *float32, n int, ys int, s *float32)
+// s[k] = fma(x[i], y[i*ys], s[k]) for i = k, k+4, ... < n (ys 0 or 1),
+// four partial sums in the lanes of one register, as dot32's Go loop;
+// n is a multiple of 4.
+TEXT ·dot4FMA(SB), NOSPLIT, $0-40
+	MOVQ x+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ n+16(FP), CX
+	MOVQ ys+24(FP), BX
+	MOVQ s+32(FP), AX
+	VMOVUPS (AX), X0
+	VBROADCASTSS (DI), X2
+	SHLQ $2, CX
+	XORQ DX, DX
+	TESTQ BX, BX
+	JZ   bcast4
+
+loop4:
+	CMPQ DX, CX
+	JGE  done4
+	VMOVUPS (SI)(DX*1), X1
+	VMOVUPS (DI)(DX*1), X2
+	VFMADD231PS X2, X1, X0
+	ADDQ $16, DX
+	JMP  loop4
+
+bcast4:
+	CMPQ DX, CX
+	JGE  done4
+	VMOVUPS (SI)(DX*1), X1
+	VFMADD231PS X2, X1, X0
+	ADDQ $16, DX
+	JMP  bcast4
+
+done4:
+	VMOVUPS X0, (AX)
+	RET
+
+// func dotChain4FMA(x, y, z, w *float32, n int, ys int, s *float32)
+// s[k] = fma(fma(x[i], y[i*ys], z[i]), w[i], s[k]) for i = k, k+4, ... < n
+// (ys 0 or 1), as dotChain32's Go loop with z and w contiguous; n is a
+// multiple of 4.
+TEXT ·dotChain4FMA(SB), NOSPLIT, $0-56
+	MOVQ x+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ z+16(FP), R8
+	MOVQ w+24(FP), R9
+	MOVQ n+32(FP), CX
+	MOVQ ys+40(FP), BX
+	MOVQ s+48(FP), AX
+	VMOVUPS (AX), X0
+	VBROADCASTSS (DI), X2
+	SHLQ $2, CX
+	XORQ DX, DX
+
+loopc:
+	CMPQ DX, CX
+	JGE  donec
+	VMOVUPS (SI)(DX*1), X1
+	TESTQ BX, BX
+	JZ   fixedc
+	VMOVUPS (DI)(DX*1), X2
+
+fixedc:
+	VMOVUPS (R8)(DX*1), X3
+	VFMADD231PS X2, X1, X3
+	VMOVUPS (R9)(DX*1), X4
+	VFMADD231PS X4, X3, X0
+	ADDQ $16, DX
+	JMP  loopc
+
+donec:
+	VMOVUPS X0, (AX)
+	RET

@@ -23,3 +23,11 @@ func exp2RunAVX2(d, a *float32, n int, table *float64, consts *uint64, add, mul 
 func sinRunAVX2(d, a *float32, n int, consts *uint64) int {
 	panic("internal error: no AVX2 here")
 }
+
+func dot4FMA(x, y *float32, n int, ys int, s *float32) {
+	panic("internal error: no FMA here")
+}
+
+func dotChain4FMA(x, y, z, w *float32, n int, ys int, s *float32) {
+	panic("internal error: no FMA here")
+}
