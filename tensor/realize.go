@@ -240,7 +240,7 @@ const reclaimBytes = 4 << 20
 
 // collection is the background collection collectSoon started, closed
 // when it ends; nil when none runs. aheadBytes counts the bytes realize
-// allocated for large outputs while it ran.
+// allocated fresh for large outputs since reclaim last waited.
 var (
 	collection atomic.Pointer[chan struct{}]
 	aheadBytes atomic.Int64
@@ -261,7 +261,6 @@ const aheadLimit = 64 << 20
 func collectSoon() {
 	done := make(chan struct{})
 	if collection.CompareAndSwap(nil, &done) {
-		aheadBytes.Store(0)
 		go func() {
 			runtime.GC()
 			collection.Store(nil)
@@ -271,21 +270,24 @@ func collectSoon() {
 }
 
 // reclaim is realize's way to a buffer of n elements of d for a large
-// output when the pool has none. While a background collection runs, a
-// loop's previous results are not back yet: realize allocates fresh ones
-// (they join the pool when they die) up to aheadLimit bytes, and past that
-// waits for the collection and up to cleanupWait for the cleanups it queues, so that
-// a loop realizing faster than the collector runs keeps bounded memory.
+// output when the pool has none. A loop's previous results come back only
+// after a collection and the cleanups it queues, which run on their own
+// goroutine and, on a loaded machine, late: realize allocates fresh
+// buffers (they join the pool when they die) up to aheadLimit bytes, and
+// past that waits for a collection (starting one if none runs) and up to
+// cleanupWait for the cleanups, so that a loop realizing faster than the
+// collector keeps bounded memory. The count starts again after each wait,
+// so a program that keeps its results pays one wait per aheadLimit bytes.
 // false: the caller allocates.
 func reclaim(d DType, n int) (*devices.Buffer, bool) {
-	done := collection.Load()
-	if done == nil || aheadBytes.Add(int64(n*d.Size())) <= aheadLimit {
+	if aheadBytes.Add(int64(n*d.Size())) <= aheadLimit {
 		return nil, false
 	}
-	<-*done
-	// The cleanups run on their own goroutine after the collection; on a
-	// loaded machine a few yields are not enough for it to be scheduled,
-	// so wait for them by the clock.
+	aheadBytes.Store(0)
+	collectSoon()
+	if done := collection.Load(); done != nil {
+		<-*done
+	}
 	deadline := time.Now().Add(cleanupWait)
 	for {
 		if b, ok := devices.Reuse(d, n); ok {
@@ -300,7 +302,7 @@ func reclaim(d DType, n int) (*devices.Buffer, bool) {
 
 // cleanupWait bounds how long reclaim waits for a finished collection's
 // cleanups to return buffers before it allocates a fresh one.
-const cleanupWait = 20 * time.Millisecond
+const cleanupWait = 50 * time.Millisecond
 
 // keepUntilUnreachable returns buf to the devices pool once node b can no
 // longer be reached, so that a loop realizing fresh tensors reuses memory.
