@@ -301,8 +301,9 @@ func reclaim(d DType, n int) (*devices.Buffer, bool) {
 }
 
 // cleanupWait bounds how long reclaim waits for a finished collection's
-// cleanups to return buffers before it allocates a fresh one.
-const cleanupWait = 50 * time.Millisecond
+// cleanups to return buffers before it allocates a fresh one (a variable
+// so that TestReclaim can check the bound without racing the clock).
+var cleanupWait = 50 * time.Millisecond
 
 // keepUntilUnreachable returns buf to the devices pool once node b can no
 // longer be reached, so that a loop realizing fresh tensors reuses memory.
