@@ -276,14 +276,16 @@ func collectSoon() {
 // buffers (they join the pool when they die) up to aheadLimit bytes, and
 // past that waits for a collection (starting one if none runs) and up to
 // cleanupWait for the cleanups, so that a loop realizing faster than the
-// collector keeps bounded memory. The count starts again after each wait,
-// so a program that keeps its results pays one wait per aheadLimit bytes.
+// collector keeps bounded memory. While waits bring buffers back (the
+// program drops its results) the count stays past the limit, so every
+// later miss of the pool waits too and memory stays within aheadLimit; a
+// wait that brings nothing back (the program keeps its results) starts the
+// count again, so such a program pays one wait per aheadLimit bytes.
 // false: the caller allocates.
 func reclaim(d DType, n int) (*devices.Buffer, bool) {
 	if aheadBytes.Add(int64(n*d.Size())) <= aheadLimit {
 		return nil, false
 	}
-	aheadBytes.Store(0)
 	collectSoon()
 	if done := collection.Load(); done != nil {
 		<-*done
@@ -291,9 +293,11 @@ func reclaim(d DType, n int) (*devices.Buffer, bool) {
 	deadline := time.Now().Add(cleanupWait)
 	for {
 		if b, ok := devices.Reuse(d, n); ok {
+			aheadBytes.Add(-int64(n * d.Size()))
 			return b, true
 		}
 		if time.Now().After(deadline) {
+			aheadBytes.Store(0)
 			return nil, false
 		}
 		runtime.Gosched()
