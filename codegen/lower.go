@@ -83,6 +83,22 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 		}
 		p.Opts = ch.applied
 	}
+	if steps := stepLoops(p, opts.Target.Steps); len(steps) > 0 || ch.replays {
+		for k := 0; ; k++ {
+			o, ok := ch.decide(OptStep, func() (Opt, bool) {
+				if k < len(steps) {
+					return steps[k], true
+				}
+				return Opt{}, false
+			})
+			if !ok {
+				break
+			}
+			_, tile := tileAt(p.UOps, o.Axis)
+			check(tile && o.Arg >= 2, o)
+		}
+		p.Opts = ch.applied
+	}
 	return p, nil
 }
 
