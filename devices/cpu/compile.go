@@ -107,7 +107,7 @@ func compile(p *codegen.Program) (prog *program, err error) {
 		}
 	}()
 	c := &compiler{p: p, u: p.UOps, prog: &program{p: p}}
-	c.analyze()
+	c.prepare()
 	root := &block{rng: -1}
 	stack := []*block{root}
 	c.blk = root

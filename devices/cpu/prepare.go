@@ -6,11 +6,13 @@ import (
 	"tiny/codegen"
 )
 
-// This file holds the analysis that runs before any closure is built:
-// which loop each uop is in, which index values are affine in an innermost
-// loop variable, which ALU results are computed in place in the output,
-// which MULACCs an ACCUM computes along with it, and which ACCUMs are the
-// rows of a register tile the Program records.
+// This file prepares the closures (codegen's analysis is its own: plan.go's
+// analyze): which loop each uop is in, which index values are affine in an
+// innermost loop variable, and how this device runs some uops without a
+// run of their own: ALU results computed in place in the output (fusions),
+// a MULACC computed inside the dot product that is its only use (chains).
+// These are ways of running the Program, not decisions about it; the
+// register tiles to run as row groups come from its Opts (STEP).
 
 // term is one scalar index value times a constant.
 type term struct{ slot, mul int }
@@ -62,8 +64,10 @@ func (c *compiler) home(i int) int {
 	return c.scope[i]
 }
 
-// analyze fills scope, inner, uses, loaded and the slot table.
-func (c *compiler) analyze() {
+// prepare fills scope, inner, uses, loaded and the slot table, finds the
+// affine indices, the fusions and the chains, and takes the row groups
+// from the Opts.
+func (c *compiler) prepare() {
 	c.scope = make([]int, len(c.u))
 	c.uses = make([]int, len(c.u))
 	c.inner, c.aff, c.mat, c.fuse, c.loaded = map[int]bool{}, map[int]affine{}, map[int]bool{}, map[int]int{}, map[int]bool{}
