@@ -32,11 +32,12 @@ const (
 	OptRowBlock                  // a register tile's rows along Axis walk in blocks of Arg, the block loop outermost (nest.go's rowBlock)
 	OptStream                    // the global loop's one store, into buffer Axis, is large and contiguous: streamed around the caches (RenderC; devices without streaming stores ignore it)
 	OptPack                      // a register tile's shared load of buffer Axis is copied into a contiguous panel of Arg elements per worker first (RenderC, render_c_pack.go; other devices ignore it)
+	OptPeel                      // the innermost output loop, over Axis, is cut at position Arg into loops of their own, each emitted knowing its range (a pad's edges: the interior loads need no mask check)
 )
 
 var optNames = [...]string{OptInner: "INNER", OptUpcast: "UPCAST", OptLanes: "LANES", OptTile: "TILE", OptUnroll: "UNROLL",
 	OptSplit: "SPLIT", OptBlock: "BLOCK", OptMulAcc: "MULACC", OptExp2: "EXP2", OptRowBlock: "ROWBLOCK", OptStream: "STREAM",
-	OptPack: "PACK"}
+	OptPack: "PACK", OptPeel: "PEEL"}
 
 // String returns the kind's upper-case name.
 func (o OptOp) String() string {
