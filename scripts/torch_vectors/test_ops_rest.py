@@ -304,6 +304,93 @@ op("uint8_min", None, 'a.cast(uint8).min()', lambda x: x.type(torch.uint8).min()
    vals=[[0, 128, 255, 64, 32, 16]])
 
 
+# --- beyond tinygrad's tests: the same ops on 0-d, empty, broadcast and
+# non-contiguous (permuted, sliced) inputs, and their argument errors ---
+torch.manual_seed(2)
+ix = draw_index()
+op("edge_gather_permuted", [(5, 6, 4)], "a.permute(2, 0, 1).gather(dim=1, index=ix)",
+   lambda x, ix: x.permute(2, 0, 1).gather(dim=1, index=ix.long()), extra={"ix": ix})
+op("edge_gather_sliced_index", [(4, 5, 6)], "a.gather(dim=2, index=ix[:, ::2, 1:])",
+   lambda x, ix: x.gather(dim=2, index=ix[:, ::2, 1:].long()), extra={"ix": ix})
+op("edge_gather_empty", [(4, 5, 6)], "a.gather(0, ix)", lambda x, ix: x.gather(0, ix.long()),
+   extra={"ix": torch.zeros(0, 4, 5, dtype=torch.int32)})
+op("edge_gather_int", [], "arange(24).reshape(2, 3, 4).gather(2, tensor([[[3, 0], [1, 1], [2, 0]]]))",
+   lambda: torch.arange(24, dtype=torch.int32).reshape(2, 3, 4).gather(2, torch.tensor([[[3, 0], [1, 1], [2, 0]]])), fo=True)
+op("edge_gather_0d", [()], "a.gather(0, tensor(0))", lambda x: x.gather(0, torch.tensor(0)))
+err("edge_gather_float_index", "a.gather(0, tensor([[0.5]]))", "gather: index dtype float32 is not supported", shps=[(3, 3)])
+op("edge_scatter_permuted", [(6, 4, 5), (5, 6, 4)], "a.permute(1, 2, 0).scatter(1, ix, b.permute(2, 0, 1))",
+   lambda x, src, ix: x.permute(1, 2, 0).scatter(1, ix.long(), src.permute(2, 0, 1)), fo=True, extra={"ix": ix})
+op("edge_scatter_add_dup", [], 'zeros(5).scatter(0, tensor([0, 0, 1, 4, 0]), tensor([1.0, 2.0, 3.0, 4.0, 5.0]), reduce="add")',
+   lambda: torch.zeros(5).scatter(0, torch.tensor([0, 0, 1, 4, 0]), torch.tensor([1., 2., 3., 4., 5.]), reduce="add"),
+   fo=True)
+op("edge_scatter_mul_dup", [], 'ones(3).scatter(0, tensor([2, 2, 0]), tensor([3.0, -2.0, 0.5]), reduce="multiply")',
+   lambda: torch.ones(3).scatter(0, torch.tensor([2, 2, 0]), torch.tensor([3., -2., .5]), reduce="multiply"), fo=True)
+op("edge_scatter_int", [], "arange(6).scatter(0, tensor([5, 0]), tensor([100, 200]))",
+   lambda: torch.arange(6, dtype=torch.int32).scatter(0, torch.tensor([5, 0]), torch.tensor([100, 200], dtype=torch.int32)),
+   fo=True)
+op("edge_scatter_empty_index", [(3, 4)], "a.scatter(1, ix, 7.0)", lambda x, ix: x.scatter(1, ix.long(), 7.0), fo=True,
+   extra={"ix": torch.zeros(3, 0, dtype=torch.int32)})
+err("edge_scatter_bad_reduce", 'a.scatter(0, tensor([0]), 1.0, reduce="max")', "reduce must be none, 'add' or 'multiply'",
+    shps=[(3,)])
+op("edge_one_hot_0d", [], "tensor(3).one_hot(5)", lambda: F.one_hot(torch.tensor(3), 5).int(), fo=True)
+op("edge_one_hot_empty", [], "tensor([], dtype=int32).one_hot(4)",
+   lambda: F.one_hot(torch.zeros(0, dtype=torch.int64), 4).int(), fo=True)
+op("edge_one_hot_permuted", [], "tensor([[0, 1, 2], [3, 4, 0]]).T.one_hot()",
+   lambda: F.one_hot(torch.tensor([[0, 1, 2], [3, 4, 0]]).T).int(), fo=True)
+err("edge_one_hot_float", "tensor([1.0]).one_hot(3)", "one_hot: expected an integer tensor")
+op("edge_masked_fill_broadcast", [(32, 10), (10,), ()], "a.masked_fill(b > 0, c)",
+   lambda x, m, v: x.masked_fill(m > 0, v))
+op("edge_masked_fill_permuted", [(10, 32)], "a.T.masked_fill(a.T < 0, 0.5)", lambda x: x.T.masked_fill(x.T < 0, 0.5))
+op("edge_masked_fill_0d", [()], "a.masked_fill(tensor(true), 2.5)", lambda x: x.masked_fill(torch.tensor(True), 2.5))
+op("edge_masked_fill_empty", [(0, 3)], "a.masked_fill(a > 0, 1.0)", lambda x: x.masked_fill(x > 0, 1.0))
+op("edge_nll_loss_all_ignored", [(3, 4)], "a.log_softmax(axis=1).nll_loss(tensor([1, 1, 1]), ignore_index=1)",
+   lambda x: F.nll_loss(F.log_softmax(x, dim=1), torch.tensor([1, 1, 1]), ignore_index=1), fo=True)
+op("edge_nll_loss_permuted", [(10, 32), (32,)], "a.T.log_softmax(axis=1).nll_loss(b.clip(0).cast(int32), reduction=\"sum\")",
+   lambda x, y: F.nll_loss(F.log_softmax(x.T, dim=1), torch.clip(y, 0).long(), reduction="sum"))
+op("edge_nll_loss_weight_ignore", [(32, 10), (32,), (10,)],
+   "a.log_softmax(axis=1).nll_loss(b.clip(0).cast(int32), weight=c, ignore_index=0)",
+   lambda x, y, z: F.nll_loss(F.log_softmax(x, dim=1), torch.clip(y, 0).long(), weight=z, ignore_index=0), fo=True)
+op("edge_cross_entropy_index_smoothing", [(32, 10), (32,)], "a.cross_entropy((b * 2 + 5).cast(int32), label_smoothing=0.2)",
+   lambda x, y: F.cross_entropy(x, (y * 2 + 5).int().long(), label_smoothing=0.2))
+op("edge_cross_entropy_permuted", [(10, 32), (10, 32)], "a.T.cross_entropy(b.T.softmax(axis=1))",
+   lambda x, y: F.cross_entropy(x.T, y.T.softmax(dim=1)))
+err("edge_cross_entropy_smoothing_range", "a.cross_entropy(b, label_smoothing=1.5)", "label_smoothing must be in [0.0, 1.0]", shps=B)
+op("edge_binary_crossentropy_0d", [(), ()], "a.sigmoid().binary_crossentropy(b.clip(0, 1))",
+   lambda x, y: F.binary_cross_entropy(x.sigmoid(), torch.clip(y, 0, 1)))
+op("edge_binary_crossentropy_logits_permuted", [(10, 32), (32, 10)], 'a.T.binary_crossentropy_logits(b.clip(0, 1), reduction="sum")',
+   lambda x, y: F.binary_cross_entropy_with_logits(x.T, torch.clip(y, 0, 1), reduction="sum"))
+op("edge_binary_crossentropy_logits_broadcast", [(32, 10), (10,)], "a.binary_crossentropy_logits(b.clip(0, 1))",
+   lambda x, y: F.binary_cross_entropy_with_logits(x, torch.clip(y, 0, 1).expand(32, 10)))
+op("edge_sdpa_bool_mask", [Q, Q, Q], "a.scaled_dot_product_attention(b, c, attn_mask=ones(16, 16).tril().cast(bool))",
+   lambda x, y, z: sdpa(x, y, z, torch.zeros(16, 16).masked_fill(torch.ones(16, 16).tril() == 0, -math.inf)))
+op("edge_sdpa_3d", [(2, 4, 8), (2, 6, 8), (2, 6, 5)], "a.scaled_dot_product_attention(b, c)",
+   lambda x, y, z: sdpa(x, y, z))
+op("edge_sdpa_permuted", [(2, 16, 2, 8), Q, Q], "a.transpose(1, 2).scaled_dot_product_attention(b, c, is_causal=true)",
+   lambda x, y, z: sdpa(x.transpose(1, 2), y, z, causal=True))
+op("edge_bitcast_uint32", [(3, 3)], "a.bitcast(uint32)", lambda x: x.view(torch.int32).long() & 0xFFFFFFFF,
+   fo=True)
+s.cases[-1]["out"][0] = {**s.cases[-1]["out"][0], "dtype": "uint32"}
+op("edge_bitcast_int_to_float", None, "a.bitcast(float32)", lambda x: x.view(torch.float32), fo=True,
+   vals=[[1065353216, -1082130432, 2139095040, 0, -2147483648]])
+op("edge_bitcast_permuted", [(3, 4)], "a.T.bitcast(int32)", lambda x: x.T.contiguous().view(torch.int32), fo=True)
+op("edge_bitcast_int16", [(3, 4)], "a.bitcast(int16)", lambda x: x.view(torch.int16), fo=True)
+op("edge_bitcast_uint8", [(2, 3)], "a.bitcast(uint8)", lambda x: x.view(torch.uint8), fo=True)
+op("edge_bitcast_empty", [(0, 4)], "a.bitcast(int32)", lambda x: x.view(torch.int32), fo=True)
+err("edge_bitcast_requires_grad", "a.requires_grad_().bitcast(int32)", "cannot backpropagate through a bitcast", shps=[(3,)])
+op("edge_cast_uint8_wrap", None, 'a.cast("uint8")', lambda x: x.type(torch.uint8), fo=True,
+   vals=[[300.5, -129.0, 255.9, -0.5, 256.0, 0.0]])
+op("edge_cast_bool_specials", None, "a.bool()", lambda x: x.bool(), fo=True, vals=[[float("nan"), -0.0, 0.0, float("inf"), 1e-40]])
+op("edge_cast_permuted", [(3, 4)], "a.T.int()", lambda x: x.T.int(), fo=True)
+op("edge_cast_0d", [()], "a.float().int()", lambda x: x.float().int(), fo=True)
+op("edge_uint8_max_argmin", None, "(a.cast(uint8).max(), a.cast(uint8).argmin(), a.cast(uint8).min(axis=0))",
+   lambda x: (x.type(torch.uint8).max(), x.type(torch.uint8).argmin().int(), x.type(torch.uint8).min(dim=0)[0]), fo=True,
+   vals=[[[200, 1, 255], [3, 0, 5]]])
+for mode in ("nearest", "nearest-exact"):
+    op("edge_uint8_interpolate_3d_" + mode.replace("-", "_"), [(2, 3, 5, 7)],
+       f'(10 * a).relu().cast("uint8").interpolate(size=(4, 9), mode="{mode}")',
+       lambda x, mode=mode: F.interpolate((10 * x).relu().type(torch.uint8), size=(4, 9), mode=mode), fo=True)
+
+
 def _short(a):
     # float32 values as their shortest float32 text
     if a is not None and a["dtype"] == "float32":
