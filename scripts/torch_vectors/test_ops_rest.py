@@ -120,7 +120,8 @@ for shp, dim in (((4, 5, 6), 0), ((4, 5, 6), 1), ((4, 5, 6), 2), ((3, 4, 5), 0),
                  ((4, 5, 6), -3)):
     op("gather", [shp], f"a.gather(dim={dim}, index=ix)", lambda x, ix, dim=dim: x.gather(dim=dim, index=ix.long()),
        extra={"ix": ix})
-err("gather", "a.gather(dim=0, index=tensor([1], dtype=int32))", "index rank 1 does not match tensor rank 3", shps=[(4, 5, 6)])
+err("gather", "a.gather(dim=0, index=tensor([1], dtype=int32))", "index rank 1 does not match tensor rank 3",
+    shps=[(4, 5, 6)])
 err("gather", "a.gather(dim=0, index=ix)", "is larger than tensor shape (2, 1, 1)", shps=[(2, 1, 1)], extra={"ix": ix})
 op("gather", None, "a.gather(dim=0, index=tensor([2, 1, 0, 1, 2]))",
    lambda x: x.gather(dim=0, index=torch.tensor([2, 1, 0, 1, 2])), vals=[[1., 2., 3.]])
@@ -134,8 +135,10 @@ op("scatter", [(3, 4, 5), (3, 4, 5)], "a.scatter(dim=1, index=ix, src=b)",
    lambda x, src, ix: x.scatter(dim=1, index=ix.long(), src=src), fo=True, extra={"ix": ix})
 op("scatter", [(10, 3, 10), (10, 10, 10)], "a.scatter(dim=1, index=ix, src=b)",
    lambda x, src, ix: x.scatter(dim=1, index=ix.long(), src=src), fo=True, extra={"ix": ix})
-err("scatter", "a.scatter(dim=1, index=ix, src=b)", "must be no larger than src shape (10, 10, 10)", shps=[(2, 3, 10), (10, 10, 10)], extra={"ix": ix})
-err("scatter", "a.scatter(dim=1, index=ix, src=b)", "must be no larger than src shape (10, 3, 10)", shps=[(10, 3, 10), (10, 3, 10)], extra={"ix": ix})
+err("scatter", "a.scatter(dim=1, index=ix, src=b)", "must be no larger than src shape (10, 10, 10)",
+    shps=[(2, 3, 10), (10, 10, 10)], extra={"ix": ix})
+err("scatter", "a.scatter(dim=1, index=ix, src=b)", "must be no larger than src shape (10, 3, 10)",
+    shps=[(10, 3, 10), (10, 3, 10)], extra={"ix": ix})
 op("scatter", [(4, 5, 6)], "a.scatter(dim=1, index=ix, src=3)",
    lambda x, ix: x.scatter(dim=1, index=ix.long(), value=3), fo=True, extra={"ix": ix})
 op("scatter", [(4, 5, 6)], "a.scatter(dim=1, index=ix, src=inf)",
@@ -148,7 +151,8 @@ op("scatter", None, "a.scatter(0, tensor([0, 0]), b)", lambda x, src: x.scatter(
 ix = draw_index()
 for dim in (0, 1, 2, -1, -2, -3):
     op("scatter_add", [(4, 5, 6), (4, 5, 6)], f'a.scatter(dim={dim}, index=ix, src=b, reduce="add")',
-       lambda x, src, ix, dim=dim: x.scatter(dim=dim, index=ix.long(), src=src, reduce="add"), fo=True, extra={"ix": ix})
+       lambda x, src, ix, dim=dim: x.scatter(dim=dim, index=ix.long(), src=src,
+                                             reduce="add"), fo=True, extra={"ix": ix})
 ix = draw_index()
 op("scatter_add", [(4, 5, 6)], 'a.scatter(dim=1, index=ix, src=inf, reduce="add")',
    lambda x, ix: x.scatter(dim=1, index=ix.long(), value=float("inf"), reduce="add"), fo=True, extra={"ix": ix})
@@ -234,9 +238,11 @@ op("nll_loss", [(32, 10), (32)], "a.log_softmax(axis=1).nll_loss(b.clip(0).cast(
 op("nll_loss_3d", [(32, 10, 3, 3, 3), (32, 3, 3, 3)], "a.log_softmax(axis=1).nll_loss(b.clip(0).cast(int32))", nll,
    fo=True)
 for r in ("mean", "sum", "none"):
-    op("nll_loss_reductions", [(32, 10), (32)], f'a.log_softmax(axis=1).nll_loss(b.clip(0).cast(int32), reduction="{r}")',
+    op("nll_loss_reductions", [(32, 10), (32)],
+       f'a.log_softmax(axis=1).nll_loss(b.clip(0).cast(int32), reduction="{r}")',
        lambda x, y, r=r: nll(x, y, reduction=r), fo=True)
-err("nll_loss_reductions", 'a.nll_loss(b.clip(0).cast(int32), reduction="typo")', "reduction='typo' must be one of", shps=[(32, 10), (32)])
+err("nll_loss_reductions", 'a.nll_loss(b.clip(0).cast(int32), reduction="typo")', "reduction='typo' must be one of",
+    shps=[(32, 10), (32)])
 for r in ("mean", "sum", "none"):
     op("nll_loss_weight", [(32, 10), (32), (10)],
        f'a.log_softmax(axis=1).nll_loss(b.clip(0).cast(int32), weight=c, reduction="{r}")',
@@ -258,8 +264,10 @@ for data in ([1, 2, 4], [[[1, 2, 3], [0, 3, 5]], [[1, 2, 3], [0, 3, 5]]]):
        fo=True)
 
 # test_masked_fill
-op("masked_fill", [(32, 10)], "a.masked_fill((a > 0.1).detach(), -inf)", lambda x: x.masked_fill((x > 0.1).detach(), -math.inf))
-op("masked_fill", [(32, 10)], "a.masked_fill((a < 0.1).detach(), -inf)", lambda x: x.masked_fill((x < 0.1).detach(), -math.inf))
+op("masked_fill", [(32, 10)], "a.masked_fill((a > 0.1).detach(), -inf)",
+   lambda x: x.masked_fill((x > 0.1).detach(), -math.inf))
+op("masked_fill", [(32, 10)], "a.masked_fill((a < 0.1).detach(), -inf)",
+   lambda x: x.masked_fill((x < 0.1).detach(), -math.inf))
 
 # test_cast
 op("cast", [(3, 3)], "a.float()", lambda x: x.float())
@@ -299,7 +307,8 @@ for mode in ("nearest", "nearest-exact"):
     op("uint8_interpolate_" + mode.replace("-", "_"), U,
        f'(10 * a).relu().cast("uint8").interpolate(size=(10, 10), mode="{mode}")',
        lambda x, mode=mode: F.interpolate((10 * x).relu().type(torch.uint8), size=(10, 10), mode=mode), fo=True)
-op("uint8_min", None, 'a.cast(uint8).min()', lambda x: x.type(torch.uint8).min(), fo=True, vals=[[[0, 1, 2], [3, 4, 5]]])
+op("uint8_min", None, 'a.cast(uint8).min()', lambda x: x.type(torch.uint8).min(), fo=True,
+   vals=[[[0, 1, 2], [3, 4, 5]]])
 op("uint8_min", None, 'a.cast(uint8).min()', lambda x: x.type(torch.uint8).min(), fo=True,
    vals=[[0, 128, 255, 64, 32, 16]])
 
@@ -315,22 +324,27 @@ op("edge_gather_sliced_index", [(4, 5, 6)], "a.gather(dim=2, index=ix[:, ::2, 1:
 op("edge_gather_empty", [(4, 5, 6)], "a.gather(0, ix)", lambda x, ix: x.gather(0, ix.long()),
    extra={"ix": torch.zeros(0, 4, 5, dtype=torch.int32)})
 op("edge_gather_int", [], "arange(24).reshape(2, 3, 4).gather(2, tensor([[[3, 0], [1, 1], [2, 0]]]))",
-   lambda: torch.arange(24, dtype=torch.int32).reshape(2, 3, 4).gather(2, torch.tensor([[[3, 0], [1, 1], [2, 0]]])), fo=True)
+   lambda: torch.arange(24, dtype=torch.int32).reshape(2, 3, 4).gather(2,
+                        torch.tensor([[[3, 0], [1, 1], [2, 0]]])), fo=True)
 op("edge_gather_0d", [()], "a.gather(0, tensor(0))", lambda x: x.gather(0, torch.tensor(0)))
-err("edge_gather_float_index", "a.gather(0, tensor([[0.5]]))", "gather: index dtype float32 is not supported", shps=[(3, 3)])
+err("edge_gather_float_index", "a.gather(0, tensor([[0.5]]))", "gather: index dtype float32 is not supported",
+    shps=[(3, 3)])
 op("edge_scatter_permuted", [(6, 4, 5), (5, 6, 4)], "a.permute(1, 2, 0).scatter(1, ix, b.permute(2, 0, 1))",
    lambda x, src, ix: x.permute(1, 2, 0).scatter(1, ix.long(), src.permute(2, 0, 1)), fo=True, extra={"ix": ix})
-op("edge_scatter_add_dup", [], 'zeros(5).scatter(0, tensor([0, 0, 1, 4, 0]), tensor([1.0, 2.0, 3.0, 4.0, 5.0]), reduce="add")',
+op("edge_scatter_add_dup", [],
+   'zeros(5).scatter(0, tensor([0, 0, 1, 4, 0]), tensor([1.0, 2.0, 3.0, 4.0, 5.0]), reduce="add")',
    lambda: torch.zeros(5).scatter(0, torch.tensor([0, 0, 1, 4, 0]), torch.tensor([1., 2., 3., 4., 5.]), reduce="add"),
    fo=True)
 op("edge_scatter_mul_dup", [], 'ones(3).scatter(0, tensor([2, 2, 0]), tensor([3.0, -2.0, 0.5]), reduce="multiply")',
    lambda: torch.ones(3).scatter(0, torch.tensor([2, 2, 0]), torch.tensor([3., -2., .5]), reduce="multiply"), fo=True)
 op("edge_scatter_int", [], "arange(6).scatter(0, tensor([5, 0]), tensor([100, 200]))",
-   lambda: torch.arange(6, dtype=torch.int32).scatter(0, torch.tensor([5, 0]), torch.tensor([100, 200], dtype=torch.int32)),
+   lambda: torch.arange(6, dtype=torch.int32).scatter(0, torch.tensor([5, 0]),
+                        torch.tensor([100, 200], dtype=torch.int32)),
    fo=True)
 op("edge_scatter_empty_index", [(3, 4)], "a.scatter(1, ix, 7.0)", lambda x, ix: x.scatter(1, ix.long(), 7.0), fo=True,
    extra={"ix": torch.zeros(3, 0, dtype=torch.int32)})
-err("edge_scatter_bad_reduce", 'a.scatter(0, tensor([0]), 1.0, reduce="max")', "reduce must be none, 'add' or 'multiply'",
+err("edge_scatter_bad_reduce", 'a.scatter(0, tensor([0]), 1.0, reduce="max")',
+    "reduce must be none, 'add' or 'multiply'",
     shps=[(3,)])
 op("edge_one_hot_0d", [], "tensor(3).one_hot(5)", lambda: F.one_hot(torch.tensor(3), 5).int(), fo=True)
 op("edge_one_hot_empty", [], "tensor([], dtype=int32).one_hot(4)",
@@ -345,19 +359,23 @@ op("edge_masked_fill_0d", [()], "a.masked_fill(tensor(true), 2.5)", lambda x: x.
 op("edge_masked_fill_empty", [(0, 3)], "a.masked_fill(a > 0, 1.0)", lambda x: x.masked_fill(x > 0, 1.0))
 op("edge_nll_loss_all_ignored", [(3, 4)], "a.log_softmax(axis=1).nll_loss(tensor([1, 1, 1]), ignore_index=1)",
    lambda x: F.nll_loss(F.log_softmax(x, dim=1), torch.tensor([1, 1, 1]), ignore_index=1), fo=True)
-op("edge_nll_loss_permuted", [(10, 32), (32,)], "a.T.log_softmax(axis=1).nll_loss(b.clip(0).cast(int32), reduction=\"sum\")",
+op("edge_nll_loss_permuted", [(10, 32), (32,)],
+   "a.T.log_softmax(axis=1).nll_loss(b.clip(0).cast(int32), reduction=\"sum\")",
    lambda x, y: F.nll_loss(F.log_softmax(x.T, dim=1), torch.clip(y, 0).long(), reduction="sum"))
 op("edge_nll_loss_weight_ignore", [(32, 10), (32,), (10,)],
    "a.log_softmax(axis=1).nll_loss(b.clip(0).cast(int32), weight=c, ignore_index=0)",
    lambda x, y, z: F.nll_loss(F.log_softmax(x, dim=1), torch.clip(y, 0).long(), weight=z, ignore_index=0), fo=True)
-op("edge_cross_entropy_index_smoothing", [(32, 10), (32,)], "a.cross_entropy((b * 2 + 5).cast(int32), label_smoothing=0.2)",
+op("edge_cross_entropy_index_smoothing", [(32, 10), (32,)],
+   "a.cross_entropy((b * 2 + 5).cast(int32), label_smoothing=0.2)",
    lambda x, y: F.cross_entropy(x, (y * 2 + 5).int().long(), label_smoothing=0.2))
 op("edge_cross_entropy_permuted", [(10, 32), (10, 32)], "a.T.cross_entropy(b.T.softmax(axis=1))",
    lambda x, y: F.cross_entropy(x.T, y.T.softmax(dim=1)))
-err("edge_cross_entropy_smoothing_range", "a.cross_entropy(b, label_smoothing=1.5)", "label_smoothing must be in [0.0, 1.0]", shps=B)
+err("edge_cross_entropy_smoothing_range", "a.cross_entropy(b, label_smoothing=1.5)",
+    "label_smoothing must be in [0.0, 1.0]", shps=B)
 op("edge_binary_crossentropy_0d", [(), ()], "a.sigmoid().binary_crossentropy(b.clip(0, 1))",
    lambda x, y: F.binary_cross_entropy(x.sigmoid(), torch.clip(y, 0, 1)))
-op("edge_binary_crossentropy_logits_permuted", [(10, 32), (32, 10)], 'a.T.binary_crossentropy_logits(b.clip(0, 1), reduction="sum")',
+op("edge_binary_crossentropy_logits_permuted", [(10, 32), (32, 10)],
+   'a.T.binary_crossentropy_logits(b.clip(0, 1), reduction="sum")',
    lambda x, y: F.binary_cross_entropy_with_logits(x.T, torch.clip(y, 0, 1), reduction="sum"))
 op("edge_binary_crossentropy_logits_broadcast", [(32, 10), (10,)], "a.binary_crossentropy_logits(b.clip(0, 1))",
    lambda x, y: F.binary_cross_entropy_with_logits(x, torch.clip(y, 0, 1).expand(32, 10)))
@@ -376,14 +394,17 @@ op("edge_bitcast_permuted", [(3, 4)], "a.T.bitcast(int32)", lambda x: x.T.contig
 op("edge_bitcast_int16", [(3, 4)], "a.bitcast(int16)", lambda x: x.view(torch.int16), fo=True)
 op("edge_bitcast_uint8", [(2, 3)], "a.bitcast(uint8)", lambda x: x.view(torch.uint8), fo=True)
 op("edge_bitcast_empty", [(0, 4)], "a.bitcast(int32)", lambda x: x.view(torch.int32), fo=True)
-err("edge_bitcast_requires_grad", "a.requires_grad_().bitcast(int32)", "cannot backpropagate through a bitcast", shps=[(3,)])
+err("edge_bitcast_requires_grad", "a.requires_grad_().bitcast(int32)", "cannot backpropagate through a bitcast",
+    shps=[(3,)])
 op("edge_cast_uint8_wrap", None, 'a.cast("uint8")', lambda x: x.type(torch.uint8), fo=True,
    vals=[[300.5, -129.0, 255.9, -0.5, 256.0, 0.0]])
-op("edge_cast_bool_specials", None, "a.bool()", lambda x: x.bool(), fo=True, vals=[[float("nan"), -0.0, 0.0, float("inf"), 1e-40]])
+op("edge_cast_bool_specials", None, "a.bool()", lambda x: x.bool(), fo=True,
+   vals=[[float("nan"), -0.0, 0.0, float("inf"), 1e-40]])
 op("edge_cast_permuted", [(3, 4)], "a.T.int()", lambda x: x.T.int(), fo=True)
 op("edge_cast_0d", [()], "a.float().int()", lambda x: x.float().int(), fo=True)
 op("edge_uint8_max_argmin", None, "(a.cast(uint8).max(), a.cast(uint8).argmin(), a.cast(uint8).min(axis=0))",
-   lambda x: (x.type(torch.uint8).max(), x.type(torch.uint8).argmin().int(), x.type(torch.uint8).min(dim=0)[0]), fo=True,
+   lambda x: (x.type(torch.uint8).max(), x.type(torch.uint8).argmin().int(),
+              x.type(torch.uint8).min(dim=0)[0]), fo=True,
    vals=[[[200, 1, 255], [3, 0, 5]]])
 for mode in ("nearest", "nearest-exact"):
     op("edge_uint8_interpolate_3d_" + mode.replace("-", "_"), [(2, 3, 5, 7)],
@@ -402,7 +423,7 @@ for c in s.cases:
         _short(a)
 s.write()
 path = os.path.join(OUT_DIR, "test_ops_rest.json")
-with open(path, "rb") as f, gzip.open(path + ".gz", "wb", compresslevel=9) as g:
+with open(path, "rb") as f, gzip.GzipFile(path + ".gz", "wb", compresslevel=9, mtime=0) as g:
     g.write(f.read())
 os.remove(path)
 print(f"{path}.gz: {os.path.getsize(path + '.gz')} bytes")
