@@ -8,15 +8,20 @@ shapes, arguments and value ranges (np.random.seed(0), uniform in
 (out+1).square().mean() with respect to every float input (none for
 forward_only). helper_test_exception and assertRaises are error cases.
 
-Two departures, each said where it is made:
-- scaled_dot_product_attention's cases are (32, 8, 16, 64): their inputs,
-  results and gradients would be about 1.3 million numbers (some 6 MB
-  gzipped), so the cases keep tinygrad's arguments with the batch and
-  head axes and the head size shrunk (2, 2, 16, 8).
-- this torch (1.13) has no bilinear interpolation of uint8, which
+Departures, each said where it is made:
+- scaled_dot_product_attention's cases are (32, 8, 16, 64): with their
+  results, upstreams and gradients about 2 million numbers a case, tens of
+  MB as JSON, so the cases keep tinygrad's arguments with the batch and
+  head axes and the head size shrunk (2, 2, 16, 8). This torch (1.13) has
+  no F.scaled_dot_product_attention: the expected values are torch 2's
+  formula written out in torch (softmax(q k^T / sqrt(d) + mask) v).
+- this torch has no bilinear interpolation of uint8, which
   TestOpsUint8.test_interpolate_bilinear compares with torch 2's; its
   expected values are tinygrad's own (run at a2a4ff30 from
   /work/tinygrad), which tinygrad's CI checks equal torch 2's.
+- tinygrad's Tensor.f(x, ...) calls are x.f(...) in tiny.
+- the cases named edge_* go beyond tinygrad's tests: the same ops on 0-d,
+  empty, broadcast and non-contiguous inputs, and their argument errors.
 
 Writes interp/testdata/torch/test_ops_rest.json.gz."""
 
