@@ -259,13 +259,15 @@ func (it *Interp) random(c *call, normal bool) Value {
 		seed = append(seed, n)
 	}
 	var t *tensor.Tensor
+	d := it.optDtype(c, kw, tensor.Float32)
 	if normal {
 		t = it.engine().Randn(shp, seed...)
+		if d != tensor.Float32 {
+			t = t.Cast(d)
+		}
 	} else {
-		t = it.engine().Rand(shp, seed...)
-	}
-	if d := it.optDtype(c, kw, tensor.Float32); d != tensor.Float32 {
-		t = t.Cast(d)
+		// only float dtypes, as tinygrad's rand; float16 drawn as float16
+		t = it.engine().RandOf(d, shp, seed...)
 	}
 	return &TensorValue{it.markGrad(c, kw, t)}
 }

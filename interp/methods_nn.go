@@ -85,6 +85,6 @@ func init() {
 			}
 			seed = append(seed, n)
 		}
-		return &TensorValue{it.markGrad(c, kw, it.engine().Rand(t.t.Shape(), seed...).Cast(d))}
+		return &TensorValue{it.markGrad(c, kw, it.engine().RandOf(d, t.t.Shape(), seed...))}
 	}
 }

@@ -74,6 +74,24 @@ func (e *Engine) Rand(shp []int, seed ...int64) *Tensor {
 	return e.drawn("rand", e.uniform01(prod(shp), key, 0).Reshape(shp...))
 }
 
+// RandOf returns values of float dtype d uniform in [0, 1), seeded as Rand.
+// A float16 draw takes 11 bits, each value exact in float16: rounding a
+// float32 draw to float16 would give 1.0 for the top 2**-12 of it, which
+// tinygrad's rand never does.
+func (e *Engine) RandOf(d DType, shp []int, seed ...int64) *Tensor {
+	if !d.IsFloat() {
+		fail("rand only supports float dtypes, got %s", d)
+	}
+	if d != Float16 {
+		return e.Rand(shp, seed...).Cast(d)
+	}
+	checkShape("rand", shp)
+	checkAlloc("rand", Float32, prod(shp))
+	key := e.randomKey(mix(e.seedFor(seed)))
+	u := e.randomBits(prod(shp), key, 0).Rshift(21).Cast(Float32).Mul(1.0 / (1 << 11))
+	return e.drawn("rand", u.Reshape(shp...)).Cast(Float16)
+}
+
 // Randn returns float32 values from the standard normal distribution, seeded
 // like Rand: Box-Muller over two independent uniform draws u and v,
 // sqrt(-2 ln(1-u)) cos(2 pi v), computed in float32 (1-u keeps the log's
