@@ -25,6 +25,7 @@ func optKernels() []*Kernel {
 		{AST: store(Float32, shape.FromInts(64, 1), sum([]int{1}, load(1, Float32, shape.FromInts(64, 4)))), Bufs: []BufSpec{{Float32, 64}, {Float32, 256}}},
 		{AST: store(Float32, sq, load(1, Float32, tr)), Bufs: []BufSpec{{Float32, 64 * 48}, {Float32, 64 * 48}}},
 		{AST: store(Float32, sq, alu(OpExp2, Float32, alu(OpMul, Float32, load(1, Float32, sq), c))), Bufs: []BufSpec{{Float32, 64 * 48}, {Float32, 64 * 48}}},
+		{AST: store(Float32, shape.FromInts(66, 50), load(1, Float32, must(sq.PadInts([][2]int{{1, 1}, {1, 1}})))), Bufs: []BufSpec{{Float32, 66 * 50}, {Float32, 64 * 48}}},
 		{AST: store(Float32, huge, alu(OpNeg, Float32, load(1, Float32, huge))), Bufs: []BufSpec{{Float32, 1 << 23}, {Float32, 1 << 23}}},
 	}
 }
@@ -61,17 +62,26 @@ func TestReplay(t *testing.T) {
 			}
 		}
 	}
-	for op := OptInner; op <= OptStep; op++ {
+	for _, op := range append(kinds(OptInner, OptStep), OptPeel) {
 		if !seen[op] {
 			t.Errorf("no kernel got %s", op)
 		}
 	}
 }
 
+// kinds returns the kinds from first to last.
+func kinds(first, last OptOp) []OptOp {
+	var out []OptOp
+	for op := first; op <= last; op++ {
+		out = append(out, op)
+	}
+	return out
+}
+
 // TestSkip turns each kind of optimization off in turn: the kind must be
 // gone from the Opts and from the nest.
 func TestSkip(t *testing.T) {
-	for op := OptInner; op <= OptStep; op++ {
+	for _, op := range append(kinds(OptInner, OptStep), OptPeel) {
 		for _, k := range optKernels() {
 			p := lower(t, k, Options{Target: &smallTarget, Skip: []OptOp{op}})
 			if p.Opts.Has(op) {

@@ -20,6 +20,7 @@ type stmt func(fr *frame)
 // block is one loop, or the top level when rng is -1.
 type block struct {
 	rng   int // the RANGE uop, whose slot holds the loop variable
+	start int // the slot of the loop's start (not 0 for a clipped loop, codegen.OptClip)
 	end   int // the slot of the loop's end
 	inner bool
 	stmts []stmt  // outer loops
@@ -62,7 +63,7 @@ func (b *block) run(fr *frame, lo, hi int) {
 
 // loopStmt runs the whole loop b as one statement of its parent.
 func loopStmt(b *block) stmt {
-	return func(fr *frame) { b.run(fr, 0, fr.cur.ix[b.end][0]) }
+	return func(fr *frame) { b.run(fr, fr.cur.ix[b.start][0], fr.cur.ix[b.end][0]) }
 }
 
 // compiler holds the analysis of a program while its closures are built.
@@ -114,7 +115,7 @@ func compile(p *codegen.Program) (prog *program, err error) {
 	for i, u := range c.u {
 		switch u.Op {
 		case codegen.OpRange:
-			b := &block{rng: i, end: u.Src[1], inner: c.inner[i]}
+			b := &block{rng: i, start: u.Src[0], end: u.Src[1], inner: c.inner[i]}
 			if c.blk == root && c.prog.global == nil {
 				c.prog.global = b
 				c.prog.prefix = root.stmts
