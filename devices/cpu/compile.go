@@ -80,6 +80,7 @@ type compiler struct {
 	inMul   map[int]bool      // MULACCs computed by the ACCUM they feed (chained)
 	chained map[int]int       // multiply-add ACCUM -> the MULACC factor it computes along with it
 	group   map[int]*rowGroup // add-ACCUM -> the row group computing it
+	stepAt  map[int]*rowGroup // reduce RANGE -> the row group it steps (STEP)
 	slots   []slotInit
 	blk     *block // the block being filled
 	at      int    // the uop being compiled
@@ -107,7 +108,7 @@ func compile(p *codegen.Program) (prog *program, err error) {
 		}
 	}()
 	c := &compiler{p: p, u: p.UOps, prog: &program{p: p}}
-	c.analyze()
+	c.prepare()
 	root := &block{rng: -1}
 	stack := []*block{root}
 	c.blk = root
@@ -173,9 +174,9 @@ func (c *compiler) addStmt(s stmt) {
 	c.blk.of = append(c.blk.of, c.at)
 }
 
-// temp returns a new scratch slot of type t.
-func (c *compiler) temp(t rtype) int {
-	c.slots = append(c.slots, slotInit{t: t, n: blockSize})
+// temp returns a new scratch slot of n values of type t.
+func (c *compiler) temp(t rtype, n int) int {
+	c.slots = append(c.slots, slotInit{t: t, n: n})
 	return len(c.slots) - 1
 }
 
