@@ -51,6 +51,10 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 	ch := newChooser(opts)
 	nt := pl.order(opts, ch)
 	e := &emitter{b: newBuilder(), pl: pl, vars: map[string]*bnode{}, syms: map[*symbolic.Node]*bnode{}, memo: map[*Node]*bnode{}}
+	e.clips = pl.chooseClips(nt, ch)
+	for _, c := range e.clips {
+		e.clipped = append(e.clipped, c.clauses...)
+	}
 	if !pl.emptyOutput() {
 		e.emit(nt)
 	}
@@ -83,6 +87,22 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 		}
 		p.Opts = ch.applied
 	}
+	if steps := stepLoops(p, opts.Target.Steps); len(steps) > 0 || ch.replays {
+		for k := 0; ; k++ {
+			o, ok := ch.decide(OptStep, func() (Opt, bool) {
+				if k < len(steps) {
+					return steps[k], true
+				}
+				return Opt{}, false
+			})
+			if !ok {
+				break
+			}
+			_, tile := tileAt(p.UOps, o.Axis)
+			check(tile && o.Arg >= 2, o)
+		}
+		p.Opts = ch.applied
+	}
 	return p, nil
 }
 
@@ -102,6 +122,9 @@ type emitter struct {
 	red   []loop                    // unrolled reduce axes, folded without accumulators
 	loops int
 	skips []skip // one per shifted loop open
+
+	clips   map[int]*clipAxis // the clipped reduce loops by axis (clip.go)
+	clipped []*symbolic.Node  // their mask clauses, true inside them
 
 	// memo holds the value of every AST node lowered since e.axes last
 	// changed: a kernel AST is a DAG (x+x repeated), and lowering it as a
@@ -384,6 +407,9 @@ func (e *emitter) openInner(inner []loop, withLanes bool) {
 // open starts loop l and adds its variable to the axis it walks. A shifted
 // loop adds v*mul - shift*(v//(size-1)): the last tile starts shift early.
 func (e *emitter) open(l loop) *symbolic.Node {
+	if c := e.clips[l.axis]; c != nil && l.kind == RangeReduce {
+		return e.openClipped(l, c)
+	}
 	name := fmt.Sprintf("ridx%d", e.loops)
 	e.loops++
 	v := symbolic.Var(name, 0, int64(max(l.size-1, 0)))
@@ -587,6 +613,7 @@ func (e *emitter) index(n *Node) (idx, valid *bnode) {
 		}
 	}
 	i, v := st.IndexExpr(idxs)
+	i, v = e.refine(n, i, v)
 	if v.IsFalse() {
 		return nil, nil
 	}

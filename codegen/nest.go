@@ -86,6 +86,10 @@ type Target struct {
 	// depend on are emitted Dot times each, every copy with its own lanes,
 	// so each loaded vector serves Dot outputs.
 	Dot int
+	// Steps is the number of iterations a reduce loop around a register
+	// tile applies per pass over its accumulators (STEP, step.go), for a
+	// device that runs the tile's rows as runs of the inner loop.
+	Steps int
 	// Tile is the side of the square tiles an elementwise kernel whose
 	// loads stride along its innermost axis (a transpose) walks, so each
 	// cache line a tile touches is used whole.

@@ -187,8 +187,13 @@ func (r *cRenderer) panel(chain []int, f int, deps map[int]bool, idx, j int) *pa
 	return pk
 }
 
-// constTrip returns the trip count of a RANGE over [0, n) with constant n.
+// constTrip returns the trip count of a RANGE over [0, n) with constant n,
+// or for a clipped loop (OptClip) the extent its bounds lie within: a panel
+// holds the whole extent, and the loop reads the part it walks.
 func (r *cRenderer) constTrip(x int) (int, bool) {
+	if e := r.u[x].Val; e > 0 {
+		return int(e), true
+	}
 	lo, hi := r.u[r.u[x].Src[0]], r.u[r.u[x].Src[1]]
 	if lo.Op != OpConst || lo.Val != 0 || hi.Op != OpConst || hi.Val < 1 {
 		return 0, false
@@ -276,7 +281,14 @@ func packName(pk *pack) string { return fmt.Sprintf("pk%d", pk.load) }
 func (r *cRenderer) emitPacks(x int) {
 	for _, pk := range r.pack.before[x] {
 		u := r.u[pk.load]
-		r.line("static __thread float %s[%d] __attribute__((aligned(64)));", packName(pk), pk.size)
+		// The buffer is thread-local, one per worker thread. In a shared
+		// object the address of a __thread variable comes from a call to
+		// __tls_get_addr, which the compiler repeats rather than keep the
+		// address in a register (once per row tile, 1% of matmul512): the
+		// panel is used through a pointer taken once, which the empty asm
+		// makes opaque, so that it is kept (or spilled) instead.
+		r.line("static __thread float %s_tls[%d] __attribute__((aligned(64)));", packName(pk), pk.size)
+		r.line("float* restrict %s = %s_tls; __asm__(\"\" : \"+r\"(%s));", packName(pk), packName(pk), packName(pk))
 		r.line("{")
 		r.depth++
 		for k, d := range pk.dims {

@@ -122,6 +122,13 @@ func Reuse(d codegen.DType, n int) (*Buffer, bool) {
 	return nil, false
 }
 
+// Pooled returns how many freed buffers of n elements of d the pool holds.
+func Pooled(d codegen.DType, n int) int {
+	pool.Lock()
+	defer pool.Unlock()
+	return len(pool.free[n*d.Size()])
+}
+
 // PooledBytes returns the total size of the buffers the pool holds.
 func PooledBytes() int {
 	pool.Lock()

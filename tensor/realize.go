@@ -6,7 +6,6 @@ import (
 	"io"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"time"
 	"weak"
 
@@ -157,7 +156,6 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 	if e.interp == nil {
 		e.compileAhead(items, log)
 	}
-	large := false // an output of reclaimBytes or more: collect after the run
 	for i, it := range items {
 		out, ok := inPlace(items, i, bufOf), false
 		shared := out != nil // an assigned buffer, already counted
@@ -165,13 +163,7 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 			out.Share()
 			ok = true
 		} else {
-			out, ok = devices.Reuse(it.out.dtype, prod(it.out.shape))
-		}
-		if prod(it.out.shape)*it.out.dtype.Size() >= reclaimBytes {
-			large = true
-			if !ok {
-				out, ok = reclaim(it.out.dtype, prod(it.out.shape))
-			}
+			out, ok = outputBuffer(it.out.dtype, prod(it.out.shape))
 		}
 		if !ok {
 			out = devices.Alloc(it.out.dtype, prod(it.out.shape))
@@ -226,88 +218,7 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 		}
 	}
 	runtime.KeepAlive(items)
-	if large {
-		collectSoon()
-	}
 }
-
-// reclaimBytes is the output size from which realize starts a garbage
-// collection in the background after its kernels, so that the buffers of
-// the tensors the program has dropped since (a loop's previous results)
-// are back in the pool by the next call. Faulting in fresh pages costs
-// about 1.6 ms per MiB on this machine, a collection's work 0.3-1 ms.
-const reclaimBytes = 4 << 20
-
-// collection is the background collection collectSoon started, closed
-// when it ends; nil when none runs. aheadBytes counts the bytes realize
-// allocated fresh for large outputs since reclaim last waited.
-var (
-	collection atomic.Pointer[chan struct{}]
-	aheadBytes atomic.Int64
-)
-
-// aheadLimit is how far, in freshly allocated bytes, realize runs ahead of
-// a background collection before it waits for it (reclaim).
-const aheadLimit = 64 << 20
-
-// collectSoon starts a garbage collection on its own goroutine unless one
-// started so is still running. Go knows that a tensor is dead only by
-// collecting (the lazy graph never holds a realized result, the program
-// does), and the cleanups that collection queues return dead tensors'
-// buffers to the pool. A collection realize waited for took 2-30 ms of wall
-// time on a loaded 2-core machine, most of it waiting for threads to be
-// scheduled, against 0.3-1 ms of work; in the background it overlaps the
-// program and the next call's scheduling.
-func collectSoon() {
-	done := make(chan struct{})
-	if collection.CompareAndSwap(nil, &done) {
-		go func() {
-			runtime.GC()
-			collection.Store(nil)
-			close(done)
-		}()
-	}
-}
-
-// reclaim is realize's way to a buffer of n elements of d for a large
-// output when the pool has none. A loop's previous results come back only
-// after a collection and the cleanups it queues, which run on their own
-// goroutine and, on a loaded machine, late: realize allocates fresh
-// buffers (they join the pool when they die) up to aheadLimit bytes, and
-// past that waits for a collection (starting one if none runs) and up to
-// cleanupWait for the cleanups, so that a loop realizing faster than the
-// collector keeps bounded memory. While waits bring buffers back (the
-// program drops its results) the count stays past the limit, so every
-// later miss of the pool waits too and memory stays within aheadLimit; a
-// wait that brings nothing back (the program keeps its results) starts the
-// count again, so such a program pays one wait per aheadLimit bytes.
-// false: the caller allocates.
-func reclaim(d DType, n int) (*devices.Buffer, bool) {
-	if aheadBytes.Add(int64(n*d.Size())) <= aheadLimit {
-		return nil, false
-	}
-	collectSoon()
-	if done := collection.Load(); done != nil {
-		<-*done
-	}
-	deadline := time.Now().Add(cleanupWait)
-	for {
-		if b, ok := devices.Reuse(d, n); ok {
-			aheadBytes.Add(-int64(n * d.Size()))
-			return b, true
-		}
-		if time.Now().After(deadline) {
-			aheadBytes.Store(0)
-			return nil, false
-		}
-		runtime.Gosched()
-	}
-}
-
-// cleanupWait bounds how long reclaim waits for a finished collection's
-// cleanups to return buffers before it allocates a fresh one (a variable
-// so that TestReclaim can check the bound without racing the clock).
-var cleanupWait = 50 * time.Millisecond
 
 // keepUntilUnreachable returns buf to the devices pool once node b can no
 // longer be reached, so that a loop realizing fresh tensors reuses memory.

@@ -1,0 +1,218 @@
+package tensor
+
+import (
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"tiny/devices"
+)
+
+// This file keeps the buffers of large outputs flowing back to the pool.
+// Go knows that a tensor is dead only by collecting (the lazy graph never
+// holds a realized result, the program does), and the cleanups a
+// collection queues return dead tensors' buffers to the pool
+// (keepUntilUnreachable). A loop that realizes a large result per round
+// (`y = f(x).realize()`) must find the buffer of an earlier round's result
+// in the pool, or pay for a fresh one: faulting in fresh pages costs about
+// 1 ms per MiB on this machine (4 us per 4 KiB page), a 1024x1024 float32
+// output 4 ms against an 11 ms matmul.
+//
+// So when realize takes one of the pool's last two buffers of a size, it
+// starts a collection in the background, which runs beside the kernels and
+// brings back the results the program has dropped since, before the next
+// round asks; and when the pool has none, realize waits for a collection rather
+// than allocating, once it has allocated aheadLimit bytes fresh since
+// waiting last brought nothing back.
+//
+// A collection is started without runtime.GC: runtime.GC also sweeps the
+// whole heap before it returns, yielding the processor after every span,
+// and with two Ps each yield wakes the other thread: 2-4 ms of CPU per
+// call on a 2-core machine for a cycle whose work is 0.3 ms (0.25 ms for
+// the same call with GOMAXPROCS=1). startGC lets the runtime start the
+// cycle itself, as its pacer would, and the background sweeper sweep.
+
+// reclaimBytes is the output size from which realize keeps buffers
+// flowing back (outputBuffer): from 1 MiB a fresh buffer's page faults
+// (about 1 ms) cost more than a collection (0.3-0.5 ms of CPU, beside the
+// kernels).
+const reclaimBytes = 1 << 20
+
+// aheadLimit is how many bytes of fresh buffers realize allocates without
+// waiting, at the start and after a wait brought nothing back (the program
+// keeps its results), before it waits again.
+const aheadLimit = 64 << 20
+
+// cleanupWait bounds how long reclaim waits for a collection and its
+// cleanups before it allocates a fresh buffer (a variable so that
+// TestReclaim can check the run-ahead bound without racing the clock).
+var cleanupWait = 50 * time.Millisecond
+
+// aheadBytes counts the bytes realize allocated fresh for large outputs
+// without waiting since a wait last brought nothing back (or since the
+// start).
+var aheadBytes atomic.Int64
+
+// outputBuffer returns a buffer of n elements of d from the pool for a
+// kernel's output, or false: the caller allocates. For a large output it
+// starts a collection when it leaves the pool at most one buffer of the
+// size (one to spare for a round that comes before the collection's
+// cleanups), and waits for one when there is none (reclaim).
+func outputBuffer(d DType, n int) (*devices.Buffer, bool) {
+	b, ok := devices.Reuse(d, n)
+	if n*d.Size() < reclaimBytes {
+		return b, ok
+	}
+	if !ok {
+		return reclaim(d, n)
+	}
+	if devices.Pooled(d, n) <= 1 {
+		collectSoon()
+	}
+	return b, true
+}
+
+// reclaim is realize's way to a buffer of n elements of d for a large
+// output when the pool has none. Within aheadLimit it allocates fresh (and
+// has a collection start); past it, it has a collection start and waits
+// for the buffer of a dead result to come back, at most until the
+// collection has ended and its cleanups had cleanupWait/25 to run, or
+// cleanupWait in all. While waits bring buffers back, every later miss
+// waits too, so a loop that drops its results keeps bounded memory; a wait
+// that brings nothing back (the program keeps its results) starts the count
+// again, so such a program pays one wait per aheadLimit bytes. false: the
+// caller allocates.
+func reclaim(d DType, n int) (*devices.Buffer, bool) {
+	size := int64(n * d.Size())
+	if aheadBytes.Add(size) <= aheadLimit {
+		collectSoon()
+		return nil, false
+	}
+	aheadBytes.Store(aheadLimit) // past the limit until a wait brings nothing back
+	done := collectSoon()
+	start := time.Now()
+	deadline := start.Add(cleanupWait)
+	for {
+		if b, ok := devices.Reuse(d, n); ok {
+			return b, true
+		}
+		now := time.Now()
+		if now.After(deadline) {
+			break
+		}
+		select {
+		case <-done:
+			// The cleanups run on their own goroutines, in no order: the
+			// collection's sentinel may come before the buffers.
+			if g := now.Add(cleanupWait / 25); g.Before(deadline) {
+				deadline = g
+			}
+			done = nil
+		default:
+		}
+		time.Sleep(20 * time.Microsecond)
+	}
+	aheadBytes.Store(0)
+	return nil, false
+}
+
+// collectSoon makes sure that a garbage collection starts after the call,
+// on its own goroutine: it starts one, or, while one runs, asks for
+// another after it (that one may have marked before the program dropped
+// its last results). It returns the channel closed when that collection
+// ends (its sentinel's cleanup has run: the cleanups of what it found
+// dead are queued).
+func collectSoon() <-chan struct{} {
+	collector.Lock()
+	defer collector.Unlock()
+	if !collector.running {
+		collector.running = true
+		collector.done = make(chan struct{})
+		go collect()
+		return collector.done
+	}
+	if collector.next == nil {
+		collector.next = make(chan struct{})
+	}
+	return collector.next
+}
+
+// collector is the state of the collections collectSoon started: whether
+// one runs, the channel closed when it ends, and the channel of the one
+// asked for after it, if any.
+var collector struct {
+	sync.Mutex
+	running    bool
+	done, next chan struct{}
+}
+
+// collect runs the collections collectSoon asks for, one after the other,
+// closing each one's channel when it ends.
+func collect() {
+	for {
+		collectOnce()
+		collector.Lock()
+		close(collector.done)
+		collector.done, collector.next = collector.next, nil
+		if collector.done == nil {
+			collector.running = false
+			collector.Unlock()
+			return
+		}
+		collector.Unlock()
+	}
+}
+
+// gcSentinel is an object made garbage just before a collection starts:
+// its cleanup runs once that collection has swept it.
+type gcSentinel [64]byte
+
+// startWait is how long collect waits for the cycle startGC asked for
+// before it falls back on runtime.GC.
+const startWait = 20 * time.Millisecond
+
+// collectOnce runs one collection and waits until it has swept.
+func collectOnce() {
+	swept := make(chan struct{})
+	runtime.AddCleanup(new(gcSentinel), func(c chan struct{}) { close(c) }, swept)
+	startGC()
+	timer := time.NewTimer(startWait)
+	defer timer.Stop()
+	select {
+	case <-swept:
+		return
+	case <-timer.C:
+	}
+	// No cycle started (one was running already, or the last one's sweep
+	// was unfinished, which makes the runtime want more allocation first),
+	// or it is slow: runtime.GC waits for the running cycle and runs one
+	// more.
+	collectFallbacks.Add(1)
+	runtime.GC()
+	timer.Reset(cleanupWait)
+	select {
+	case <-swept:
+	case <-timer.C:
+	}
+}
+
+// collectFallbacks counts the collections startGC failed to start in time.
+var collectFallbacks atomic.Int64
+
+// gcKick is the allocation that starts a cycle in startGC.
+var gcKick []byte
+
+// startGC makes the runtime start a garbage collection cycle, without
+// waiting for it: with GOGC at 0 for one large allocation, the heap is past
+// the pacer's trigger and the allocation starts the cycle, as the pacer
+// does for a growing heap. GOGC is set back at once, before the cycle's
+// mark ends and sets the next goal. Sweeping is left to the background
+// sweeper.
+func startGC() {
+	old := debug.SetGCPercent(0)
+	gcKick = make([]byte, 64<<10) // a large object: its allocation tests the trigger
+	gcKick = nil
+	debug.SetGCPercent(old)
+}
