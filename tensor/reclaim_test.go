@@ -41,7 +41,7 @@ func TestReclaim(t *testing.T) {
 }
 
 // TestCollectSoon checks that startGC starts a cycle by itself (without
-// it every collection would wait startWait and fall back on runtime.GC,
+// it every collection would fall back on runtime.GC,
 // 2-4 ms of CPU on two cores), and that collectSoon finds an object
 // dropped before it dead.
 func TestCollectSoon(t *testing.T) {
@@ -52,7 +52,7 @@ func TestCollectSoon(t *testing.T) {
 		return s[0].Value.Uint64()
 	}
 	before := cycles()
-	startGC()
+	startGC(64 << 10)
 	for deadline := time.Now().Add(10 * time.Second); cycles() == before; time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("startGC did not start a garbage collection cycle")
