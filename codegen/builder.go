@@ -100,6 +100,17 @@ func (b *builder) open(name string, size int, kind RangeKind) *bnode {
 	return n
 }
 
+// openClipped starts a loop from lo to hi, values computed outside it that
+// lie within [0, extent), and returns its RANGE uop (OptClip, clip.go).
+func (b *builder) openClipped(name string, lo, hi *bnode, extent int, kind RangeKind) *bnode {
+	top := b.stack[len(b.stack)-1]
+	inner := &bscope{}
+	n := &bnode{u: UOp{Op: OpRange, DType: Index, Name: name, Kind: kind, Val: float64(extent)}, src: []*bnode{lo, hi}, depth: len(b.stack)}
+	top.items = append(top.items, bitem{n: n, loop: inner})
+	b.stack = append(b.stack, inner)
+	return n
+}
+
 // close ends the innermost open loop.
 func (b *builder) close() { b.stack = b.stack[:len(b.stack)-1] }
 

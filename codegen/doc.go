@@ -36,7 +36,9 @@
 //     that workers share it.
 //     Each decision goes through a chooser (opt.go) that records it on
 //     the Program as an Opt (INNER, UPCAST, LANES, TILE, UNROLL, SPLIT,
-//     BLOCK; STREAM, after emitting, for a store RenderC streams), or
+//     BLOCK; after emitting, STREAM for a store RenderC streams, PACK for
+//     a panel it packs and STEP for a tile's reduce loop the CPU device
+//     steps, step.go), or
 //     replays a given list (Options.Replay) or skips a kind (Options.Skip).
 //  3. emit (lower.go): walk the AST inside the nest, each node once per
 //     loop context (the AST is a DAG: x+x repeated 40 times has 40 nodes,
@@ -85,8 +87,8 @@
 // float32 and rounded by a cast or a store, NaN rules); the kernel tests
 // and fuzzers check every other device against it. devices/cpu turns each
 // uop into a Go closure over runs of the innermost loop, running the
-// register tile the Opts record (INNER and UPCAST) as one closure per group
-// of rows, and the clang device compiles the C that RenderC (render_c.go)
+// register tile STEP names (StepTiles) as one closure per group of rows,
+// and the clang device compiles the C that RenderC (render_c.go)
 // writes; no device looks for the tile, the MULACCs or the folded EXP2s
 // by itself. Both split the
 // global loop (the first top-level RANGE, Program.Global iterations) across

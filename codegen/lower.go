@@ -51,6 +51,10 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 	ch := newChooser(opts)
 	nt := pl.order(opts, ch)
 	e := &emitter{b: newBuilder(), pl: pl, vars: map[string]*bnode{}, syms: map[*symbolic.Node]*bnode{}, memo: map[*Node]*bnode{}}
+	e.clips = pl.chooseClips(nt, ch)
+	for _, c := range e.clips {
+		e.clipped = append(e.clipped, c.clauses...)
+	}
 	if !pl.emptyOutput() {
 		e.emit(nt)
 	}
@@ -83,6 +87,22 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 		}
 		p.Opts = ch.applied
 	}
+	if steps := stepLoops(p, opts.Target.Steps); len(steps) > 0 || ch.replays {
+		for k := 0; ; k++ {
+			o, ok := ch.decide(OptStep, func() (Opt, bool) {
+				if k < len(steps) {
+					return steps[k], true
+				}
+				return Opt{}, false
+			})
+			if !ok {
+				break
+			}
+			_, tile := tileAt(p.UOps, o.Axis)
+			check(tile && o.Arg >= 2, o)
+		}
+		p.Opts = ch.applied
+	}
 	return p, nil
 }
 
@@ -102,6 +122,9 @@ type emitter struct {
 	red   []loop                    // unrolled reduce axes, folded without accumulators
 	loops int
 	skips []skip // one per shifted loop open
+
+	clips   map[int]*clipAxis // the clipped reduce loops by axis (clip.go)
+	clipped []*symbolic.Node  // their mask clauses, true inside them
 
 	// memo holds the value of every AST node lowered since e.axes last
 	// changed: a kernel AST is a DAG (x+x repeated), and lowering it as a
@@ -131,7 +154,11 @@ func (e *emitter) emit(nt nest) {
 		e.axes[a] = symbolic.C(0)
 	}
 	e.lanes = nt.laneSize()
-	for _, l := range nt.outer {
+	outer := nt.outer
+	if len(nt.peel) > 0 {
+		outer = outer[:len(outer)-1] // the pieces are opened below
+	}
+	for _, l := range outer {
 		e.open(l)
 	}
 	gUnroll := nt.upcast
@@ -146,23 +173,45 @@ func (e *emitter) emit(nt nest) {
 		e.accumulate(nt)
 	}
 	root := pl.k.AST
-	e.copies(gUnroll, func() {
-		v := e.value(root.Src[0])
-		v = e.cast(v, pl.k.Bufs[root.Buf].DType)
-		idx, valid := e.index(root)
-		valid = e.and(valid, e.storeValid())
-		src := []*bnode{e.global(root.Buf), idx, v}
-		if valid != nil {
-			src = append(src, valid)
-		}
-		e.b.ordered(UOp{Op: OpStore, DType: v.u.DType}, src...)
-	})
+	body := func() {
+		e.copies(gUnroll, func() {
+			v := e.value(root.Src[0])
+			v = e.cast(v, pl.k.Bufs[root.Buf].DType)
+			idx, valid := e.index(root)
+			valid = e.and(valid, e.storeValid())
+			src := []*bnode{e.global(root.Buf), idx, v}
+			if valid != nil {
+				src = append(src, valid)
+			}
+			e.b.ordered(UOp{Op: OpStore, DType: v.u.DType}, src...)
+		})
+	}
+	if len(nt.peel) > 0 {
+		e.pieces(nt.outer[len(nt.outer)-1], nt.peel, body)
+	} else {
+		body()
+	}
 	for range nt.inner {
 		e.b.close()
 	}
-	for range nt.outer {
+	for range outer {
 		e.b.close()
 	}
+}
+
+// pieces emits loop l as one loop per piece between its cuts, each running
+// f with l's axis offset by the piece's start: each loop variable's range is
+// its piece's, so the index and valid expressions simplify for it.
+func (e *emitter) pieces(l loop, cuts []int, f func()) {
+	base := e.axes[l.axis]
+	at := append(append([]int{0}, cuts...), l.size)
+	for i := 0; i+1 < len(at); i++ {
+		e.setAxis(l.axis, symbolic.Simplify(symbolic.Add(base, symbolic.C(int64(at[i])))))
+		e.open(loop{axis: l.axis, size: at[i+1] - at[i], mul: 1, kind: l.kind})
+		f()
+		e.b.close()
+	}
+	e.setAxis(l.axis, base)
 }
 
 // accumulate emits the accumulators and the reduce loops that fill them,
@@ -358,6 +407,9 @@ func (e *emitter) openInner(inner []loop, withLanes bool) {
 // open starts loop l and adds its variable to the axis it walks. A shifted
 // loop adds v*mul - shift*(v//(size-1)): the last tile starts shift early.
 func (e *emitter) open(l loop) *symbolic.Node {
+	if c := e.clips[l.axis]; c != nil && l.kind == RangeReduce {
+		return e.openClipped(l, c)
+	}
 	name := fmt.Sprintf("ridx%d", e.loops)
 	e.loops++
 	v := symbolic.Var(name, 0, int64(max(l.size-1, 0)))
@@ -561,6 +613,7 @@ func (e *emitter) index(n *Node) (idx, valid *bnode) {
 		}
 	}
 	i, v := st.IndexExpr(idxs)
+	i, v = e.refine(n, i, v)
 	if v.IsFalse() {
 		return nil, nil
 	}

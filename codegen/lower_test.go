@@ -109,8 +109,11 @@ func TestReduceOrder(t *testing.T) {
 	cols := &Kernel{AST: store(Float32, shape.FromInts(1, 4096), sum([]int{0}, load(1, Float32, full))),
 		Bufs: []BufSpec{{Float32, 4096}, {Float32, 1 << 24}}}
 	p = lower(t, cols, Options{})
-	if count(p, OpRange, RangeInner) != 4 || !strings.Contains(p.String(), "x1024") || count(p, OpDefineAcc) != 3 {
-		t.Errorf("sum over axis 0: want rows accumulated into an output run\n%s", p)
+	// The whole output row inside the reduce, whose rows the workers share
+	// in parts (each walking whole rows of the input), into partials.
+	if count(p, OpRange, RangeInner) != 4 || !strings.Contains(p.String(), "x4096") || count(p, OpDefineAcc) != 3 ||
+		!p.SplitReduce || p.Global != 16 || !slices.Equal(p.Opts[:2], Opts{{OptInner, 1, 4096}, {OptSplit, 0, 16}}) {
+		t.Errorf("sum over axis 0: want whole rows accumulated into partial output rows\n%s", p)
 	}
 	if p := lower(t, cols, Options{NoReorder: true}); count(p, OpRange, RangeInner) != 0 {
 		t.Errorf("NoReorder: want no inner loop\n%s", p)
@@ -146,6 +149,37 @@ func TestPaddedLoadIsGated(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("want a gated load\n%s", p)
+	}
+}
+
+// TestPeelPad checks that a pad's inner loop is cut at the pad's edges
+// (PEEL): three loops, the interior's load gated only by the row's test,
+// invariant in it, and the edges storing zeros without loading.
+func TestPeelPad(t *testing.T) {
+	pad := must(shape.FromInts(64, 100).PadInts([][2]int{{1, 1}, {2, 3}}))
+	k := &Kernel{AST: store(Float32, shape.FromInts(66, 105), load(1, Float32, pad)), Bufs: []BufSpec{{Float32, 66 * 105}, {Float32, 6400}}}
+	p := lower(t, k, Options{})
+	if want := (Opts{{OptPeel, 1, 2}, {OptPeel, 1, 102}}); !slices.Equal(p.Opts, want) {
+		t.Fatalf("want opts %s, got %s\n%s", want, p.Opts, p)
+	}
+	if n := count(p, OpRange); n != 4 || count(p, OpLoad) != 1 || count(p, OpStore) != 3 {
+		t.Errorf("want a row loop around three pieces, one load\n%s", p)
+	}
+	// The gate is the row's test, computed outside the interior loop.
+	for i, u := range p.UOps {
+		if u.Op == OpLoad {
+			if len(u.Src) != 3 || p.UOps[u.Src[2]].Op != OpAnd {
+				t.Fatalf("want the interior's load gated by the row's test\n%s", p)
+			}
+			g := u.Src[2]
+			r := slices.IndexFunc(p.UOps, func(v UOp) bool { return v.Op == OpRange && v.Name == "ridx2" })
+			if g > r || r > i {
+				t.Errorf("the interior's gate (uop %d) is not invariant in its loop (uop %d)\n%s", g, r, p)
+			}
+		}
+	}
+	if q := lower(t, k, Options{Skip: []OptOp{OptPeel}}); count(q, OpRange) != 2 || q.Opts.Has(OptPeel) {
+		t.Errorf("Skip PEEL: want the plain two loops\n%s", q)
 	}
 }
 

@@ -45,6 +45,9 @@ func (p *Program) estimate() {
 		switch {
 		case u.Op == OpRange:
 			n := int64(p.UOps[u.Src[1]].Val)
+			if u.Val > 0 {
+				n = int64(u.Val) // a clipped loop: at most its extent
+			}
 			if len(mult) == 1 && p.Global == 0 {
 				p.Global = int(n)
 			}

@@ -63,6 +63,7 @@ type nest struct {
 	upcast            []loop // output axes emitted as copies with their own accumulators
 	unroll            []loop // axes unrolled, each taking every value in [0, size)
 	split             bool   // the first reduce loop is the global loop (SplitReduce)
+	peel              []int  // positions the innermost output loop is cut at, increasing (PEEL)
 }
 
 // Target describes the loop shapes the device running a program executes
@@ -85,6 +86,10 @@ type Target struct {
 	// depend on are emitted Dot times each, every copy with its own lanes,
 	// so each loaded vector serves Dot outputs.
 	Dot int
+	// Steps is the number of iterations a reduce loop around a register
+	// tile applies per pass over its accumulators (STEP, step.go), for a
+	// device that runs the tile's rows as runs of the inner loop.
+	Steps int
 	// Tile is the side of the square tiles an elementwise kernel whose
 	// loads stride along its innermost axis (a transpose) walks, so each
 	// cache line a tile touches is used whole.
@@ -107,12 +112,14 @@ var DefaultTarget = Target{Lanes: 16, Rows: 6, Cols: 16, Dot: 4, Tile: 8}
 
 // Tuning constants.
 const (
-	lineFloats    = 16   // elements of 4 bytes in a 64-byte cache line
-	maxLinesInner = 256  // an output axis walked inside a reduce for cache lines' sake is at most this long
-	maxUnroll     = 8    // unroll an innermost loop of at most this many iterations
-	maxUnrollProd = 32   // copies of the loop body at most
-	minInner      = 16   // an output axis goes inside the reduce only when at least this long
-	innerBlock    = 1024 // the largest inner (accumulator array) loop
+	lineFloats    = 16      // elements of 4 bytes in a 64-byte cache line
+	maxLinesInner = 256     // an output axis walked inside a reduce for cache lines' sake is at most this long
+	maxUnroll     = 8       // unroll an innermost loop of at most this many iterations
+	maxUnrollProd = 32      // copies of the loop body at most
+	minInner      = 16      // an output axis goes inside the reduce only when at least this long
+	innerBlock    = 1024    // the largest inner (accumulator array) loop
+	maxInnerAll   = 4096    // the largest single output axis walked whole inside the reduce
+	maxPartFloats = 1 << 16 // a split reduce's parts times its accumulators per part, at most (when parts can be 8)
 	minSplit      = 1 << 15
 	maxLanes      = 64 // lanes are folded by unrolled code
 	minShifted    = 4  // a tile that does not divide its axis needs at least this many tiles: the overlap then wastes under a quarter
@@ -159,6 +166,9 @@ func (pl *plan) order(opts Options, ch *chooser) nest {
 			in := innerSize(pl.shape[u], cols)
 			if pick >= 0 && cols > 0 && badColumns(in, cols) && pl.shape[u] >= minShifted*cols {
 				in = cols // whole vectors of accumulators; the last tile overlaps
+			}
+			if pick < 0 && len(gs) == 1 && pl.shape[u] <= maxInnerAll {
+				in = pl.shape[u] // the whole output inside: the reduce is split across workers (splitReduce)
 			}
 			return Opt{Axis: u, Arg: in}, true
 		}); ok {
@@ -227,6 +237,9 @@ func (pl *plan) order(opts Options, ch *chooser) nest {
 	}
 	if u < 0 && !tiled {
 		nt.unrollSmall(ch)
+	}
+	if len(nt.red) == 0 && !tiled && !opts.NoReorder {
+		nt.peelEdges(pl, ch)
 	}
 	if len(nt.outer) == 0 && len(nt.red) > 0 {
 		nt.splitReduce(ch)
@@ -500,20 +513,27 @@ func (nt *nest) unrollSmall(ch *chooser) {
 
 // splitReduce makes the first reduce loop the global loop of a kernel with
 // no output loops, splitting a single long reduce loop in two so that
-// workers can share it.
+// workers can share it. With the output inside the reduce (a sum over
+// axis 0 of a 4096 x 4096 tensor, its 4096 outputs one accumulator array),
+// each part walks whole rows of the input, contiguous in memory, into
+// partial accumulators of its own; the parts are fewer when the arrays are
+// long, so that all partials stay within maxPartFloats.
 func (nt *nest) splitReduce(ch *chooser) {
 	o, ok := ch.decide(OptSplit, func() (Opt, bool) {
-		if len(nt.red) != 1 || len(nt.inner) > 0 {
-			return Opt{Axis: nt.red[0].axis}, nt.red[0].size >= 2
-		}
 		r := nt.red[0]
-		if r.size*nt.laneSize() < minSplit {
-			return Opt{}, false
+		accs := nt.laneSize()
+		for _, l := range nt.inner {
+			accs *= l.size
 		}
-		for d := 64; d >= 8; d-- {
-			if r.size%d == 0 {
-				return Opt{Axis: r.axis, Arg: d}, true
+		if len(nt.red) == 1 && r.size*accs >= minSplit {
+			for d := min(64, max(8, maxPartFloats/accs)); d >= 8; d-- {
+				if r.size%d == 0 && r.size >= 2*d {
+					return Opt{Axis: r.axis, Arg: d}, true
+				}
 			}
+		}
+		if len(nt.red) != 1 || len(nt.inner) > 0 {
+			return Opt{Axis: r.axis}, r.size >= 2
 		}
 		return Opt{}, false
 	})
@@ -564,4 +584,54 @@ func (pl *plan) linesReused(u, r int) bool {
 		}
 	}
 	return gain
+}
+
+// maxPeel bounds the cuts of one loop (PEEL).
+const maxPeel = 4
+
+// peelEdges cuts the innermost output loop of an elementwise kernel where
+// a load's mask along its axis begins or ends inside it (a pad's edges), so
+// that each piece is emitted knowing its range: in the interior the mask's
+// test along that axis is true and drops out of the uops, and what is left
+// of the gate is invariant in the loop. The loop must not be the global
+// loop (devices split that one) nor a tile.
+func (nt *nest) peelEdges(pl *plan, ch *chooser) {
+	n := len(nt.outer)
+	if n < 2 {
+		return
+	}
+	l := nt.outer[n-1]
+	if l.mul != 1 || l.shift != 0 || l.size != pl.shape[l.axis] {
+		return
+	}
+	var cuts []int
+	for _, leaf := range pl.leaves {
+		if leaf.Op == OpStore || pl.never[leaf] {
+			continue
+		}
+		vs := pl.sts[leaf].Views
+		m := vs[len(vs)-1].Mask
+		if m == nil || l.axis >= len(m) {
+			continue
+		}
+		for _, b := range m[l.axis] {
+			if c, ok := b.Int(); ok && c > 0 && c < int64(l.size) && !slices.Contains(cuts, int(c)) {
+				cuts = append(cuts, int(c))
+			}
+		}
+	}
+	slices.Sort(cuts)
+	for k := 0; ; k++ {
+		o, ok := ch.decide(OptPeel, func() (Opt, bool) {
+			if k >= len(cuts) || len(cuts) > maxPeel {
+				return Opt{}, false
+			}
+			return Opt{Axis: l.axis, Arg: cuts[k]}, true
+		})
+		if !ok {
+			return
+		}
+		check(o.Axis == l.axis && o.Arg > 0 && o.Arg < l.size && (len(nt.peel) == 0 || o.Arg > nt.peel[len(nt.peel)-1]), o)
+		nt.peel = append(nt.peel, o.Arg)
+	}
 }

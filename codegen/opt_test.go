@@ -25,6 +25,7 @@ func optKernels() []*Kernel {
 		{AST: store(Float32, shape.FromInts(64, 1), sum([]int{1}, load(1, Float32, shape.FromInts(64, 4)))), Bufs: []BufSpec{{Float32, 64}, {Float32, 256}}},
 		{AST: store(Float32, sq, load(1, Float32, tr)), Bufs: []BufSpec{{Float32, 64 * 48}, {Float32, 64 * 48}}},
 		{AST: store(Float32, sq, alu(OpExp2, Float32, alu(OpMul, Float32, load(1, Float32, sq), c))), Bufs: []BufSpec{{Float32, 64 * 48}, {Float32, 64 * 48}}},
+		{AST: store(Float32, shape.FromInts(66, 50), load(1, Float32, must(sq.PadInts([][2]int{{1, 1}, {1, 1}})))), Bufs: []BufSpec{{Float32, 66 * 50}, {Float32, 64 * 48}}},
 		{AST: store(Float32, huge, alu(OpNeg, Float32, load(1, Float32, huge))), Bufs: []BufSpec{{Float32, 1 << 23}, {Float32, 1 << 23}}},
 	}
 }
@@ -39,7 +40,7 @@ func convLikeKernel(batch, pos, cout, cin int) *Kernel {
 		Bufs: []BufSpec{{Float32, batch * pos * cout}, {Float32, batch * pos * cin}, {Float32, cin * cout}}}
 }
 
-var smallTarget = Target{Lanes: 4, Rows: 2, Cols: 8, Dot: 2, Tile: 4, Block: 16}
+var smallTarget = Target{Lanes: 4, Rows: 2, Cols: 8, Dot: 2, Tile: 4, Block: 16, Steps: 4}
 
 // TestReplay lowers kernels, then lowers them again with their recorded
 // optimizations: the Programs must be the same, and every kind must occur.
@@ -61,17 +62,26 @@ func TestReplay(t *testing.T) {
 			}
 		}
 	}
-	for op := OptInner; op <= OptStream; op++ {
+	for _, op := range append(kinds(OptInner, OptStep), OptPeel) {
 		if !seen[op] {
 			t.Errorf("no kernel got %s", op)
 		}
 	}
 }
 
+// kinds returns the kinds from first to last.
+func kinds(first, last OptOp) []OptOp {
+	var out []OptOp
+	for op := first; op <= last; op++ {
+		out = append(out, op)
+	}
+	return out
+}
+
 // TestSkip turns each kind of optimization off in turn: the kind must be
 // gone from the Opts and from the nest.
 func TestSkip(t *testing.T) {
-	for op := OptInner; op <= OptStream; op++ {
+	for _, op := range append(kinds(OptInner, OptStep), OptPeel) {
 		for _, k := range optKernels() {
 			p := lower(t, k, Options{Target: &smallTarget, Skip: []OptOp{op}})
 			if p.Opts.Has(op) {
@@ -112,5 +122,32 @@ func TestStreamOpt(t *testing.T) {
 	q := lower(t, k, Options{Skip: []OptOp{OptStream}})
 	if strings.Contains(RenderC(q), "tiny_stream(") {
 		t.Errorf("Skip STREAM: the store is still streamed")
+	}
+}
+
+// TestStepOpt checks STEP: recorded for the reduce loop around a register
+// tile when the target asks for steps, naming the tile StepTiles returns,
+// and refused on a loop that holds no tile.
+func TestStepOpt(t *testing.T) {
+	k := matmulKernel(64, 96, 40)
+	p := lower(t, k, Options{Target: &Target{Rows: 4, Cols: 32, Steps: 4}})
+	tiles, steps := StepTiles(p)
+	if len(tiles) != 1 || steps[0] != 4 || len(tiles[0].Accums) != 4 {
+		t.Fatalf("want one tile of 4 rows stepped 4 times, got %v %v in\n%s", tiles, steps, p)
+	}
+	tl := tiles[0]
+	if p.UOps[tl.Loop].Kind != RangeReduce || p.UOps[tl.Inner].Kind != RangeInner || !slices.Contains(p.Opts, Opt{OptStep, tl.Loop, 4}) {
+		t.Errorf("STEP names loop %d, inner %d:\n%s", tl.Loop, tl.Inner, p)
+	}
+	for _, a := range tl.Accums {
+		if s := tl.Scalar(p.UOps, a); s == tl.X || p.UOps[s].Op != OpLoad {
+			t.Errorf("row %d: scalar %d", a, s)
+		}
+	}
+	if q := lower(t, k, Options{Target: &Target{Rows: 4, Cols: 32}}); q.Opts.Has(OptStep) {
+		t.Errorf("a target without Steps got %s", q.Opts)
+	}
+	if _, err := Lower(k, Options{Target: &Target{Rows: 4, Cols: 32, Steps: 4}, Replay: Opts{{OptInner, 1, 32}, {OptUpcast, 0, 4}, {OptStep, 0, 4}}}); err == nil {
+		t.Errorf("replaying STEP on a loop without a tile: want an error")
 	}
 }

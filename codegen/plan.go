@@ -18,8 +18,9 @@ type plan struct {
 	reduces []*Node // the Reduce nodes, all over the same axes
 	leaves  []*Node // Load, Const, Gather and Store nodes
 	sts     map[*Node]shape.Tracker
-	never   map[*Node]bool // loads and consts whose tracker is never valid: they read 0
-	strides [][]int64      // loadStrides' answer for the current shape; nil until asked
+	never   map[*Node]bool              // loads and consts whose tracker is never valid: they read 0
+	strides [][]int64                   // loadStrides' answer for the current shape; nil until asked
+	abs     map[*Node][2]*symbolic.Node // absExpr's answers (clip.go), asked once the shape is final
 }
 
 // analyze checks k and returns its plan before any optimization.

@@ -187,8 +187,13 @@ func (r *cRenderer) panel(chain []int, f int, deps map[int]bool, idx, j int) *pa
 	return pk
 }
 
-// constTrip returns the trip count of a RANGE over [0, n) with constant n.
+// constTrip returns the trip count of a RANGE over [0, n) with constant n,
+// or for a clipped loop (OptClip) the extent its bounds lie within: a panel
+// holds the whole extent, and the loop reads the part it walks.
 func (r *cRenderer) constTrip(x int) (int, bool) {
+	if e := r.u[x].Val; e > 0 {
+		return int(e), true
+	}
 	lo, hi := r.u[r.u[x].Src[0]], r.u[r.u[x].Src[1]]
 	if lo.Op != OpConst || lo.Val != 0 || hi.Op != OpConst || hi.Val < 1 {
 		return 0, false

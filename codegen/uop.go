@@ -33,7 +33,7 @@ type UOp struct {
 	DType DType
 	Src   []int
 
-	Val      float64   // CONST: the value; DEFINE_ACC: the initial value; LOAD: the value read where the gate is false
+	Val      float64   // CONST: the value; DEFINE_ACC: the initial value; LOAD: the value read where the gate is false; RANGE: 0, or for a loop whose bounds are computed (OptClip), the extent [0, Val) they lie within
 	Buf      int       // DEFINE_GLOBAL: the kernel buffer index
 	Size     int       // DEFINE_ACC: the number of accumulators
 	Name     string    // RANGE: the loop variable; DEFINE_VAR: the variable

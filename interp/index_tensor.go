@@ -15,11 +15,18 @@ func (it *Interp) indexTensor(pos lang.Pos, v *TensorValue, idx []Value) Value {
 }
 
 // indexItems converts the values between brackets into index items. A
-// single tuple stands for its elements, as in Python (t[(0, 1)] is t[0, 1]).
+// single tuple stands for its elements, as in Python (t[(0, 1)] is t[0, 1]),
+// and so does a single list holding anything but ints, as in tinygrad and
+// torch (t[[i, 1]] is t[i, 1], t[[0, 1]] indexes axis 0 by a tensor).
 func (it *Interp) indexItems(pos lang.Pos, idx []Value) []tensor.IndexItem {
 	if len(idx) == 1 {
-		if tu, ok := idx[0].(Tuple); ok {
-			idx = tu
+		switch l := idx[0].(type) {
+		case Tuple:
+			idx = l
+		case *List:
+			if !allInts(l.elems) {
+				idx = l.elems
+			}
 		}
 	}
 	items := make([]tensor.IndexItem, len(idx))
@@ -89,4 +96,17 @@ func (it *Interp) optIndex(pos lang.Pos, v Value) any {
 		return nil
 	}
 	return int(it.indexInt(pos, v))
+}
+
+// allInts reports whether every value is an int (or a bool, which is one in
+// Python); true for none.
+func allInts(vs []Value) bool {
+	for _, v := range vs {
+		switch v.(type) {
+		case Int, Uint, Bool:
+		default:
+			return false
+		}
+	}
+	return true
 }

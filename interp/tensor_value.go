@@ -63,6 +63,10 @@ func scalarOperand(v Value) (any, bool) {
 		return x.t, true
 	case Int:
 		return int64(x), true
+	case Uint:
+		// An int past int64 (up to 2**64-1) is an operand as any int is:
+		// 18446744073709551615 == a uint64 tensor compares elementwise.
+		return uint64(x), true
 	case Float:
 		return float64(x), true
 	case Bool:

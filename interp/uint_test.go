@@ -57,3 +57,36 @@ func TestUint64PastInt64(t *testing.T) {
 		}
 	}
 }
+
+// A uint64 tensor against an int past int64 is an elementwise op giving a
+// tensor, as in tinygrad (it used to fall back to Python's == on the
+// values and give one bool); the int is exact even where float64 rounds it
+// (18446744073709551614 is not 2**64-1).
+func TestUint64TensorCompareBigInt(t *testing.T) {
+	it := newInterp(t, nil)
+	ctx := context.Background()
+	if err := it.Exec(ctx, "<t>", "u = tensor([1, 2, 18446744073709551615, 18446744073709551614], dtype=uint64)", false); err != nil {
+		t.Fatal(err)
+	}
+	for src, want := range map[string]string{
+		"(tensor([1, 2], dtype=uint64) == 18446744073709551615).tolist()": "[false, false]",
+		"(u == 18446744073709551615).tolist()":                            "[false, false, true, false]",
+		"(18446744073709551615 == u).tolist()":                            "[false, false, true, false]",
+		"(u != 18446744073709551615).tolist()":                            "[true, true, false, true]",
+		"(u >= 18446744073709551614).tolist()":                            "[false, false, true, true]",
+		"(18446744073709551614 < u).tolist()":                             "[false, false, true, false]",
+		"(u - 18446744073709551613).tolist()":                             "[4, 5, 2, 1]",
+		"(u == 18446744073709551615).dtype":                               "bool",
+		"18446744073709551614 in u":                                       "true",
+		"(tensor([9223372036854775807, 9223372036854775806], dtype=int64) == 9223372036854775807).tolist()": "[true, false]",
+	} {
+		got, err := it.Eval(ctx, src)
+		if err != nil {
+			t.Errorf("%s: %v", src, it.FormatError(err))
+			continue
+		}
+		if got.String() != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+}

@@ -8,7 +8,7 @@ import (
 	"tiny/codegen"
 )
 
-// Binary ops take a *Tensor or a Go scalar (int, int64, int32, float64,
+// Binary ops take a *Tensor or a Go scalar (int, int64, int32, uint64, float64,
 // float32, bool) as operand. Operands broadcast as in NumPy and promote as in
 // tinygrad: bool < uint8 < int32 < int64 < float16 < float32 < float64, except
 // that a scalar takes the tensor's dtype when the tensor is float or both are
@@ -27,7 +27,25 @@ func (t *Tensor) operand(y any) *Tensor {
 	case t.n.dtype.IsFloat(), t.n.dtype.IsInt() && d == Int32:
 		d = t.n.dtype
 	}
+	if bits, ok := inexactInt(y); ok && (d == Int64 || d == Uint64) {
+		// Constants hold a float64: an int64 or uint64 past 2**53 that it
+		// would round is a one-element buffer instead, exact.
+		return t.n.eng.FromInts([]int64{bits}, []int{}, d)
+	}
 	return t.n.eng.Scalar(v, d)
+}
+
+// inexactInt returns the bits of an int64 or uint64 scalar that float64
+// does not hold exactly.
+func inexactInt(y any) (int64, bool) {
+	switch v := y.(type) {
+	case int64:
+		return v, v != int64(float64(v)) || float64(v) >= 1<<63
+	case uint64:
+		f := float64(v)
+		return int64(v), f >= 1<<64 || v != uint64(f)
+	}
+	return 0, false
 }
 
 // scalarOf returns a Go scalar's value and its dtype as a Python value's.
@@ -38,6 +56,10 @@ func scalarOf(y any) (float64, DType) {
 	case int64:
 		return float64(v), Int32
 	case int32:
+		return float64(v), Int32
+	case uint64:
+		// A Python int past int64: float64 rounds 2**64-1 up to 2**64,
+		// which a uint64 constant reads as 2**64-1.
 		return float64(v), Int32
 	case float64:
 		return v, Float32

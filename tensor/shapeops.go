@@ -410,7 +410,14 @@ func (t *Tensor) Unflatten(dim int, sizes []int) *Tensor {
 }
 
 // Lerp interpolates linearly from t to end by weight: t + (end-t)*weight.
+// Of uint8 by a weight tensor it is tinygrad's fixed point: the weight in
+// 7 bits (int16), the difference wrapped to int8, rounded, uint8 again.
 func (t *Tensor) Lerp(end *Tensor, weight any) *Tensor {
+	if w, ok := weight.(*Tensor); ok && t.n.dtype == Uint8 {
+		wi := w.Mul(1 << 7).Add(0.5).Cast(Int16)
+		step := end.Sub(t).Cast(Int8).Mul(wi).Add(1 << 6).Cast(Uint16).Rshift(7)
+		return t.Add(step).Cast(Uint8)
+	}
 	return t.Add(end.Sub(t).Mul(weight))
 }
 

@@ -37,8 +37,12 @@ var flags = []string{"-O3", "-march=native", "-fno-math-errno", "-ffp-contract=o
 // needs into a branch, and a loop with a branch does not vectorize; a
 // kernel's selects (relu's backward, a max pool's mask) then cost 5-10x:
 // measured on beautiful_mnist's BatchNorm-backward kernels, 19.5 -> 3.7 ms
-// and 83 -> 9 ms, with the conv kernels unchanged.
-var gccFlags = []string{"-fno-tree-sink"}
+// and 83 -> 9 ms, with the conv kernels unchanged. -fno-loop-interchange:
+// codegen orders the loops (codegen/nest.go), and gcc's interchange
+// undid it: it swapped a flip's two loops (x.flip(1), 4096x1024), so that
+// the inner loop stepped a row at a time, 7.9 ms on one thread instead of
+// 2.4 (NumPy: 3.7). No other kernel of the wide table compiled differently.
+var gccFlags = []string{"-fno-tree-sink", "-fno-loop-interchange"}
 
 // toolchain is a C compiler and what identifies it in cache keys.
 type toolchain struct {

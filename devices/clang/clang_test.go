@@ -188,3 +188,14 @@ func TestGather(t *testing.T) {
 		check(t, k)
 	}
 }
+
+// TestClip checks that a convolution's input gradient clipped to its
+// padding's mask (codegen.OptClip) gives the reference device's bits, and
+// the same bits as the unclipped loops, on one and three workers.
+func TestClip(t *testing.T) {
+	d1 := open(t, "", 1)
+	d3, _ := Open(devices.Options{Threads: 3})
+	opts := []codegen.Options{{}, {Target: &codegen.Target{Lanes: 3, Rows: 2, Cols: 4, Dot: 2, Tile: 2}}}
+	kt.CheckClip(t, opts, d1.Compile)
+	kt.CheckClip(t, opts, d3.Compile)
+}

@@ -635,7 +635,10 @@ func mulAdd32(d, x, y []float32, ys int, z []float32, zs int) {
 }
 
 // dot32 is dot for float32: four partial sums, each step a multiply-add,
-// the four of a pass checked at once for FMA32's rare case.
+// the four of a pass checked at once for FMA32's rare case. The four-lane
+// step is written out here and twice in dotChain32: as a function of four
+// lanes Go does not inline it, and the Go loops (no FMA3, or strided y)
+// ran 3x slower that way.
 func dot32(x, y []float32, ys int) float32 {
 	if len(x) > 64 {
 		h := (len(x)/2 + 63) &^ 63

@@ -20,6 +20,7 @@ type stmt func(fr *frame)
 // block is one loop, or the top level when rng is -1.
 type block struct {
 	rng   int // the RANGE uop, whose slot holds the loop variable
+	start int // the slot of the loop's start (not 0 for a clipped loop, codegen.OptClip)
 	end   int // the slot of the loop's end
 	inner bool
 	stmts []stmt  // outer loops
@@ -62,7 +63,7 @@ func (b *block) run(fr *frame, lo, hi int) {
 
 // loopStmt runs the whole loop b as one statement of its parent.
 func loopStmt(b *block) stmt {
-	return func(fr *frame) { b.run(fr, 0, fr.cur.ix[b.end][0]) }
+	return func(fr *frame) { b.run(fr, fr.cur.ix[b.start][0], fr.cur.ix[b.end][0]) }
 }
 
 // compiler holds the analysis of a program while its closures are built.
@@ -79,6 +80,7 @@ type compiler struct {
 	inMul   map[int]bool      // MULACCs computed by the ACCUM they feed (chained)
 	chained map[int]int       // multiply-add ACCUM -> the MULACC factor it computes along with it
 	group   map[int]*rowGroup // add-ACCUM -> the row group computing it
+	stepAt  map[int]*rowGroup // reduce RANGE -> the row group it steps (STEP)
 	slots   []slotInit
 	blk     *block // the block being filled
 	at      int    // the uop being compiled
@@ -106,14 +108,14 @@ func compile(p *codegen.Program) (prog *program, err error) {
 		}
 	}()
 	c := &compiler{p: p, u: p.UOps, prog: &program{p: p}}
-	c.analyze()
+	c.prepare()
 	root := &block{rng: -1}
 	stack := []*block{root}
 	c.blk = root
 	for i, u := range c.u {
 		switch u.Op {
 		case codegen.OpRange:
-			b := &block{rng: i, end: u.Src[1], inner: c.inner[i]}
+			b := &block{rng: i, start: u.Src[0], end: u.Src[1], inner: c.inner[i]}
 			if c.blk == root && c.prog.global == nil {
 				c.prog.global = b
 				c.prog.prefix = root.stmts
@@ -172,9 +174,9 @@ func (c *compiler) addStmt(s stmt) {
 	c.blk.of = append(c.blk.of, c.at)
 }
 
-// temp returns a new scratch slot of type t.
-func (c *compiler) temp(t rtype) int {
-	c.slots = append(c.slots, slotInit{t: t, n: blockSize})
+// temp returns a new scratch slot of n values of type t.
+func (c *compiler) temp(t rtype, n int) int {
+	c.slots = append(c.slots, slotInit{t: t, n: n})
 	return len(c.slots) - 1
 }
 

@@ -8,11 +8,11 @@
 // their index arithmetic costs no closure at all (affine in the loop
 // variables). Codegen shapes the loop nest for this device (Target) and
 // says what it decided: the multiply-adds (MULACC), the folded exp2
-// arguments and the register tile (INNER and UPCAST among the Program's
-// Opts) come from the Program, and the device only chooses how to run
-// them: a tile runs as one closure per group of rows, with the reduce loop
-// around it applying four steps per pass (rows.go). Run splits the
-// program's global loop across goroutines.
+// arguments and the register tile with the reduce loop around it (STEP
+// among the Program's Opts, which cpuTarget asks for) come from the
+// Program, and the device only chooses how to run them: a tile runs as one
+// closure per group of rows, the reduce loop applying four steps per pass
+// (rows.go). Run splits the program's global loop across goroutines.
 package cpu
 
 import (
@@ -70,7 +70,7 @@ func (d *Device) Target() codegen.Target {
 	return cpuTarget
 }
 
-var cpuTarget = codegen.Target{Rows: 4, Cols: 1024, Tile: 128, Block: blockSize}
+var cpuTarget = codegen.Target{Rows: 4, Cols: 1024, Tile: 128, Block: blockSize, Steps: passSteps}
 
 // Compile builds the closures of p.
 func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {

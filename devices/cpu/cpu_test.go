@@ -252,3 +252,13 @@ func TestGather(t *testing.T) {
 		check(t, k)
 	}
 }
+
+// TestClip checks that a convolution's input gradient clipped to its
+// padding's mask (codegen.OptClip) gives the reference device's bits, and
+// the same bits as the unclipped loops, on one and three workers.
+func TestClip(t *testing.T) {
+	for _, threads := range []int{1, 3} {
+		d, _ := Open(devices.Options{Threads: threads})
+		kt.CheckClip(t, []codegen.Options{{}, {Target: &cpuTarget}, {Target: &codegen.Target{Lanes: 2, Rows: 2, Cols: 4, Tile: 2}}}, d.Compile)
+	}
+}

@@ -119,7 +119,7 @@ func binv[T, R num](c *compiler, dst int, a, b opnd, vv vvFn[T, R], vs vsFn[T, R
 			vs(get[R](&fr.cur)[dst][:n], t[b.slot][:n], t[a.slot][0])
 		}
 	case !b.scalar:
-		tmp := c.temp(c.slots[a.slot].t)
+		tmp := c.temp(c.slots[a.slot].t, blockSize)
 		return func(fr *frame, _, n int) {
 			t := get[T](&fr.cur)
 			x := t[tmp][:n]

@@ -1,18 +1,20 @@
 package cpu
 
 import (
+	"fmt"
 	"slices"
 
 	"tiny/codegen"
 )
 
-// This file runs the register tile codegen records for a matmul: in an
-// innermost loop over columns j, several multiply-add ACCUMs acc_r[j] += x[j]*s_r
-// that share the run x (a row of B) and each scale it by a scalar from
-// outside the loop (an element of A). Go does not vectorize, so what pays is
-// loading each x[j] once for several rows, and touching each accumulator
-// once for several reduce steps: the reduce loop around such a loop runs
-// passSteps of its iterations per pass over the accumulators (steps).
+// This file runs the register tile codegen records for a matmul (STEP,
+// codegen/step.go): in an innermost loop over columns j, several
+// multiply-add ACCUMs acc_r[j] += x[j]*s_r that share the run x (a row of
+// B) and each scale it by a scalar from outside the loop (an element of
+// A). Go does not vectorize, so what pays is loading each x[j] once for
+// several rows, and touching each accumulator once for several reduce
+// steps: the reduce loop around such a loop runs passSteps of its
+// iterations per pass over the accumulators (steps).
 
 // rowAcc is one member of a row group: its accumulators, their index and
 // the slot of its scalar factor.
@@ -32,9 +34,9 @@ type rowAcc struct {
 // accumRows builds the closure of row group g, which runs its members in
 // order, four per pass over x, and g's snap and apply functions.
 func (c *compiler) accumRows(g *rowGroup) vfunc {
-	rows := make([]rowAcc, len(g.accums))
+	rows := make([]rowAcc, len(g.Accums))
 	t := regType(c.u[g.last].DType)
-	for r, i := range g.accums {
+	for r, i := range g.Accums {
 		rows[r] = rowAcc{acc: c.u[i].Src[0], aff: c.aff[c.u[i].Src[1]], s: g.scal[r]}
 		l := c.u[g.scal[r]]
 		if l.Op != codegen.OpLoad || len(l.Src) != 2 || c.uses[g.scal[r]] != 1 || c.inner[c.scope[g.scal[r]]] {
@@ -46,12 +48,12 @@ func (c *compiler) accumRows(g *rowGroup) vfunc {
 			g.direct = append(g.direct, g.scal[r])
 		}
 	}
-	x := c.in(g.x).slot
+	x := c.in(g.X).slot
 	var xs [passSteps]int
 	for u := range xs {
-		xs[u] = c.temp(t)
+		xs[u] = c.temp(t, blockSize)
 	}
-	sc, of := c.temp(t), c.temp(tIx)
+	sc, of := c.temp(t, passSteps*len(rows)), c.temp(tIx, len(rows))
 	switch t {
 	case tF32:
 		return rowsFns[float32](g, rows, x, xs, sc, of)
@@ -190,52 +192,21 @@ func mulAdd1x4[T num](a, x0, x1, x2, x3, s []T) {
 }
 
 // steps makes the reduce loop b apply passSteps of its iterations per
-// pass when its body is statements without effects (the group's scalars
-// and indices) and then one innermost loop whose only effect is one row
-// group g, computed last: for each run of the inner loop and each of the
-// iterations, the statements and the loop's closures before g's run and g
-// records the step (reading the members' scalars that are plain loads from
-// their buffers itself, without the loads' statements); then g applies
-// them all. The members' accumulators
-// must be distinct, so that only each row's order of steps matters, and
-// stay in place for every step.
+// pass when the Program's Opts say so (STEP): its body is statements
+// without effects (the group's scalars and indices) and then the tile's
+// inner loop, whose only effect is row group g, computed last. For each run
+// of the inner loop and each of the iterations, the statements and the
+// loop's closures before g's run and g records the step (reading the
+// members' scalars that are plain loads from their buffers itself, without
+// the loads' statements); then g applies them all.
 func (c *compiler) steps(b *block) {
+	g := c.stepAt[b.rng]
+	if g == nil {
+		return
+	}
 	in := b.lastLoop
-	if b.rng < 0 || b.inner || in == nil || !in.inner || len(b.stmts) != b.nAtLoop || len(in.vec) == 0 {
-		return
-	}
-	var g *rowGroup
-	for j := b.rng + 1; c.u[j].Op != codegen.OpEnd || c.u[j].Src[0] != b.rng; j++ {
-		u := c.u[j]
-		switch u.Op {
-		case codegen.OpStore, codegen.OpDefineAcc:
-			return
-		case codegen.OpLoad:
-			if c.u[u.Src[0]].Op == codegen.OpDefineAcc {
-				return
-			}
-		case codegen.OpAccum:
-			m := c.group[j]
-			if m == nil || (g != nil && m != g) || c.scope[j] != in.rng {
-				return
-			}
-			g = m
-		}
-	}
-	if g == nil || g.apply == nil || passSteps*len(g.accums) > blockSize {
-		return
-	}
-	seen := map[int]bool{}
-	for _, i := range g.accums {
-		if seen[c.u[i].Src[0]] {
-			return
-		}
-		seen[c.u[i].Src[0]] = true
-		for _, t := range c.aff[c.u[i].Src[1]].terms {
-			if c.home(t.slot) == b.rng {
-				return // the accumulators move with the reduce steps
-			}
-		}
+	if in == nil || in.rng != g.Inner || len(b.stmts) != b.nAtLoop || g.apply == nil {
+		panic(fmt.Sprintf("internal error: reduce loop %d is not the tile codegen recorded", b.rng))
 	}
 	c.prog.stepped++
 	var pre []stmt

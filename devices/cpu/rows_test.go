@@ -34,11 +34,11 @@ func matmulOf(d codegen.DType, m, n, k int, padA, padB bool) *codegen.Kernel {
 // remainders) over short and odd columns.
 var rowTargets = []codegen.Options{
 	{Target: &cpuTarget},
-	{Target: &codegen.Target{Rows: 4, Cols: 8}},
-	{Target: &codegen.Target{Rows: 8, Cols: 16}},
-	{Target: &codegen.Target{Rows: 5, Cols: 7}},
-	{Target: &codegen.Target{Rows: 3, Cols: 5}},
-	{Target: &codegen.Target{Rows: 2, Cols: 64}},
+	{Target: &codegen.Target{Rows: 4, Cols: 8, Steps: passSteps}},
+	{Target: &codegen.Target{Rows: 8, Cols: 16, Steps: passSteps}},
+	{Target: &codegen.Target{Rows: 5, Cols: 7, Steps: passSteps}},
+	{Target: &codegen.Target{Rows: 3, Cols: 5, Steps: passSteps}},
+	{Target: &codegen.Target{Rows: 2, Cols: 64, Steps: passSteps}},
 }
 
 // TestRowGroups checks matmuls whose register tiles run as row groups and
@@ -71,13 +71,13 @@ func TestRowGroups(t *testing.T) {
 // its inner run aliased or gathered, and with an inner loop longer than one
 // run (1100 columns).
 func TestSteppedLoops(t *testing.T) {
-	long := []codegen.Options{{Target: &codegen.Target{Rows: 2, Cols: 1100}}}
+	long := []codegen.Options{{Target: &codegen.Target{Rows: 2, Cols: 1100, Steps: passSteps}}}
 	for _, c := range []struct {
 		k    *codegen.Kernel
 		opts codegen.Options
 	}{
-		{matmul(16, 64, 9, false, false), codegen.Options{Target: &codegen.Target{Rows: 4, Cols: 16}}},
-		{matmul(16, 64, 9, false, true), codegen.Options{Target: &codegen.Target{Rows: 4, Cols: 16}}},
+		{matmul(16, 64, 9, false, false), codegen.Options{Target: &codegen.Target{Rows: 4, Cols: 16, Steps: passSteps}}},
+		{matmul(16, 64, 9, false, true), codegen.Options{Target: &codegen.Target{Rows: 4, Cols: 16, Steps: passSteps}}},
 		{matmul(4, 2200, 5, false, false), long[0]},
 		{matmul(4, 2200, 5, true, true), long[0]},
 	} {
@@ -86,10 +86,25 @@ func TestSteppedLoops(t *testing.T) {
 			t.Fatal(err)
 		}
 		prog, err := compile(p)
-		if err != nil || prog.stepped != 1 {
-			t.Fatalf("want one stepped reduce loop, got %d (err %v)\n%s", prog.stepped, err, p)
+		if err != nil {
+			t.Fatal(err)
 		}
-		checkOpts(t, c.k, []codegen.Options{c.opts})
+		if prog.stepped != 1 {
+			t.Fatalf("want one stepped reduce loop, got %d\n%s", prog.stepped, p)
+		}
+		// The loop steps because STEP says so: skipped, it runs plainly.
+		skip := c.opts
+		skip.Skip = []codegen.OptOp{codegen.OptStep}
+		q, err := codegen.Lower(c.k, skip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prog, err := compile(q); err != nil {
+			t.Fatal(err)
+		} else if prog.stepped != 0 {
+			t.Fatalf("STEP skipped: want no stepped loop, got %d", prog.stepped)
+		}
+		checkOpts(t, c.k, []codegen.Options{c.opts, skip})
 	}
 }
 

@@ -353,3 +353,11 @@ func TestPrebuild(t *testing.T) {
 		t.Errorf("Compile built prebuilt programs:\n%s", log.String())
 	}
 }
+
+// TestClip checks that a convolution's input gradient clipped to its
+// padding's mask (codegen.OptClip, in codegen's default lowering) gives the
+// reference device's bits, and the same bits as the unclipped loops.
+func TestClip(t *testing.T) {
+	d := open(t)
+	kt.CheckClip(t, []codegen.Options{{}}, d.Compile)
+}

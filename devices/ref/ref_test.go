@@ -113,3 +113,10 @@ func TestFusedUops(t *testing.T) {
 		}
 	}
 }
+
+// TestClip checks the reference device's clipped loops (codegen.OptClip)
+// against the oracle and the unclipped program's bits.
+func TestClip(t *testing.T) {
+	d, _ := devices.Open("REF", devices.Options{})
+	kt.CheckClip(t, optionSets, d.Compile)
+}

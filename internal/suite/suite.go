@@ -103,18 +103,6 @@ var Suite = []Row{
 		}, Rtol: 1e-6},
 }
 
-// Row returns the row of Suite or Wide named name.
-func Named(name string) (Row, bool) {
-	for _, rs := range [][]Row{Suite, Wide} {
-		for _, r := range rs {
-			if r.Name == name {
-				return r, true
-			}
-		}
-	}
-	return Row{}, false
-}
-
 func add(a, b float64) float64 { return a + b }
 
 func zip(a, b []float64, f func(a, b float64) float64) []float64 {

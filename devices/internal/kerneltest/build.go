@@ -3,6 +3,7 @@ package kerneltest
 import (
 	"tiny/codegen"
 	"tiny/shape"
+	"tiny/symbolic"
 )
 
 // This file defines small constructors for hand-built kernels.
@@ -124,4 +125,76 @@ func DTypeKernels(rows, cols int) []*codegen.Kernel {
 			Kernel(s, Op(codegen.OpCast, f32, Load(1, d, s)), Spec(d, n)))
 	}
 	return ks
+}
+
+// ClipKernels returns kernels whose reduce loops codegen clips to the
+// mask of a padded view (codegen.OptClip): the input gradient of a
+// convolution, the windows of a gradient padded by the kernel's extent
+// (stored (*spatial, batch, channel)) times a weight (*kernel, cin, cout),
+// summed over the channels and the kernel taps, in one and two spatial
+// dimensions.
+func ClipKernels() []*codegen.Kernel {
+	conv := func(sp []int, b, c, co, k int) *codegen.Kernel {
+		n := len(sp)
+		padded, out := make([]int, n), make([]int, n)
+		pads := make([][2]int, n+2)
+		xs := make([]int, 0, n+2)
+		for i, s := range sp {
+			padded[i], out[i] = s+2*(k-1), s+k-1
+			pads[i] = [2]int{k - 1, k - 1}
+			xs = append(xs, s)
+		}
+		xs = append(xs, b, c)
+		base := Must(shape.FromInts(xs...).PadInts(pads)) // (*padded, b, c), masked
+		// The windows: (b, *out, co, c, *kernel) over base's flat index.
+		row := make([]int, n) // the stride of each padded spatial axis
+		st := b * c
+		for i := n - 1; i >= 0; i-- {
+			row[i] = st
+			st *= padded[i]
+		}
+		shp := append(append([]int{b}, out...), co, c)
+		strides := append([]int{c}, row...)
+		strides = append(strides, 0, 1)
+		wShape := []int{}
+		for range n {
+			shp = append(shp, k)
+			wShape = append(wShape, k)
+		}
+		strides = append(strides, row...)
+		wShape = append(wShape, c, co)
+		wStrides := make([]int, len(shp))
+		ws := co
+		wStrides[n+1] = 1
+		wStrides[n+2] = ws
+		ws *= c
+		for i := n - 1; i >= 0; i-- {
+			wStrides[n+3+i] = ws
+			ws *= k
+		}
+		v, err := shape.NewView(shape.Ints(shp...), shape.Ints(strides...), symbolic.C(0), nil)
+		if err != nil {
+			panic(err)
+		}
+		x := shape.Tracker{Views: append(append([]shape.View{}, base.Views...), v)}
+		wv, err := shape.NewView(shape.Ints(shp...), shape.Ints(wStrides...), symbolic.C(0), nil)
+		if err != nil {
+			panic(err)
+		}
+		axes := []int{n + 2}
+		oshp := append([]int{}, shp[:n+2]...)
+		oshp = append(oshp, 1)
+		for i := range n {
+			axes = append(axes, n+3+i)
+			oshp = append(oshp, 1)
+		}
+		prod := Op(codegen.OpMul, codegen.Float32, Load(1, codegen.Float32, x), Load(2, codegen.Float32, shape.Tracker{Views: []shape.View{wv}}))
+		xn := b * c
+		for _, s := range sp {
+			xn *= s
+		}
+		return Kernel(shape.FromInts(oshp...), Reduce(codegen.OpAdd, codegen.Float32, axes, prod),
+			Spec(codegen.Float32, xn), Spec(codegen.Float32, ws))
+	}
+	return []*codegen.Kernel{conv([]int{5, 6}, 12, 4, 16, 3), conv([]int{9}, 12, 3, 16, 4)}
 }

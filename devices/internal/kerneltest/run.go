@@ -2,6 +2,7 @@ package kerneltest
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 	"testing"
 
@@ -78,4 +79,48 @@ func LowerRef(k *codegen.Kernel, opts codegen.Options, bufs []*devices.Buffer, o
 		}
 	}
 	return p, want, nil
+}
+
+// CheckClip lowers each of ClipKernels under each of opts, and again with
+// codegen.OptClip skipped: under opts[0] the first must clip a loop (other
+// lowerings may not), and compile's runner (with any number of workers)
+// must give the reference device's bits for both programs, which must be
+// the same bits (finite inputs: the terms a clipped loop skips add ±0).
+func CheckClip(t *testing.T, opts []codegen.Options, compile func(*codegen.Program) (devices.Runner, error)) {
+	t.Helper()
+	for _, k := range ClipKernels() {
+		bufs, oracle := Oracle(k)
+		for j, o := range opts {
+			var first *devices.Buffer // the clipped program's reference output
+			for _, clip := range []bool{true, false} {
+				if !clip {
+					o.Skip = append(append([]codegen.OptOp{}, o.Skip...), codegen.OptClip)
+				}
+				p, want, err := LowerRef(k, o, bufs, oracle)
+				if err != nil {
+					t.Fatalf("%s: %v\n%s", k.Name, err, p)
+				}
+				if p.Opts.Has(codegen.OptClip) != clip && (j == 0 || !clip) {
+					t.Fatalf("%s clip %v: opts %s", k.Name, clip, p.Opts)
+				}
+				if first == nil {
+					first = want
+				}
+				r, err := compile(p)
+				if err != nil {
+					t.Fatalf("%s: compile: %v\n%s", k.Name, err, p)
+				}
+				bufs[0].Zero()
+				if err := r.Run(bufs, nil); err != nil {
+					t.Fatalf("%s: run: %v", k.Name, err)
+				}
+				for i := range want.Len {
+					g, w, f := Get(bufs[0], i), Get(want, i), Get(first, i)
+					if math.Float64bits(g) != math.Float64bits(w) || math.Float64bits(w) != math.Float64bits(f) {
+						t.Fatalf("%s opts %s: element %d = %v, reference %v, first program %v\n%s", k.Name, p.Opts, i, g, w, f, p)
+					}
+				}
+			}
+		}
+	}
 }

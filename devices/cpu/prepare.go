@@ -1,14 +1,18 @@
 package cpu
 
 import (
+	"fmt"
+
 	"tiny/codegen"
 )
 
-// This file holds the analysis that runs before any closure is built:
-// which loop each uop is in, which index values are affine in an innermost
-// loop variable, which ALU results are computed in place in the output,
-// which MULACCs an ACCUM computes along with it, and which ACCUMs are the
-// rows of a register tile the Program records.
+// This file prepares the closures (codegen's analysis is its own: plan.go's
+// analyze): which loop each uop is in, which index values are affine in an
+// innermost loop variable, and how this device runs some uops without a
+// run of their own: ALU results computed in place in the output (fusions),
+// a MULACC computed inside the dot product that is its only use (chains).
+// These are ways of running the Program, not decisions about it; the
+// register tiles to run as row groups come from its Opts (STEP).
 
 // term is one scalar index value times a constant.
 type term struct{ slot, mul int }
@@ -60,8 +64,10 @@ func (c *compiler) home(i int) int {
 	return c.scope[i]
 }
 
-// analyze fills scope, inner, uses, loaded and the slot table.
-func (c *compiler) analyze() {
+// prepare fills scope, inner, uses, loaded and the slot table, finds the
+// affine indices, the fusions and the chains, and takes the row groups
+// from the Opts.
+func (c *compiler) prepare() {
 	c.scope = make([]int, len(c.u))
 	c.uses = make([]int, len(c.u))
 	c.inner, c.aff, c.mat, c.fuse, c.loaded = map[int]bool{}, map[int]affine{}, map[int]bool{}, map[int]int{}, map[int]bool{}
@@ -105,8 +111,8 @@ func (c *compiler) analyze() {
 	}
 	c.affines()
 	c.fusions()
-	c.chains()
 	c.rowGroups()
+	c.chains()
 }
 
 // chains finds the add-ACCUMs into one accumulator (a reduce loop
@@ -220,15 +226,14 @@ func (c *compiler) fusions() {
 	}
 }
 
-// rowGroup is the register tile of one innermost loop, as codegen records
-// it (INNER and UPCAST among the Program's Opts): one multiply-add ACCUM
-// per row, acc_r[j] += x[j]*s_r, sharing the run x (a row of B) and each
-// scaling it by a scalar from outside the loop (an element of A). The last
-// member computes them all in one pass over x; the others compute nothing.
+// rowGroup is a register tile the Program's Opts say to step (STEP,
+// codegen/step.go): one multiply-add ACCUM per row, acc_r[j] += x[j]*s_r,
+// sharing the run x (a row of B) and each scaling it by a scalar from
+// outside the loop (an element of A). The last member computes them all in
+// one pass over x; the others compute nothing.
 type rowGroup struct {
-	x      int   // the shared run
+	codegen.Tile
 	last   int   // the member that computes the group
-	accums []int // the members, in program order
 	scal   []int // each member's scalar factor
 	direct []int // the scalars that are loads snap reads itself (rows.go)
 
@@ -238,53 +243,19 @@ type rowGroup struct {
 	apply func(fr *frame, n int)
 }
 
-// rowGroups takes the register tiles from the Program: with INNER and
-// UPCAST applied, the multiply-add ACCUMs of an innermost inner loop are
-// the rows of a tile, one per upcast copy. A loop whose rows do not share
-// their run, or that reads or writes the accumulators otherwise, keeps
-// plain closures (computing the rows late must not change what anything
-// sees).
+// rowGroups takes the register tiles to step from the Program's Opts.
 func (c *compiler) rowGroups() {
-	c.group = map[int]*rowGroup{}
-	if !c.p.Opts.Has(codegen.OptInner) || !c.p.Opts.Has(codegen.OptUpcast) {
-		return
-	}
-	groups, bad := map[int]*rowGroup{}, map[int]bool{}
-	accs := map[int]bool{}
-	for i, u := range c.u {
-		h := c.scope[i]
-		if h < 0 || !c.inner[h] || c.u[h].Kind != codegen.RangeInner {
-			continue
+	c.group, c.stepAt = map[int]*rowGroup{}, map[int]*rowGroup{}
+	tiles, steps := codegen.StepTiles(c.p)
+	for k, t := range tiles {
+		if steps[k] != passSteps {
+			panic(fmt.Sprintf("STEP(%d, %d): this device steps %d iterations per pass", t.Loop, steps[k], passSteps))
 		}
-		switch {
-		case u.Op == codegen.OpAccum && u.ReduceOp == codegen.OpMulAcc:
-			x, s := u.Src[2], u.Src[3]
-			if c.home(x) != h {
-				x, s = s, x
-			}
-			g := groups[h]
-			a, ok := c.aff[u.Src[1]]
-			if _, chained := c.chained[i]; chained || !ok || a.coef != 1 || c.home(x) != h || c.home(s) == h || accs[u.Src[0]] || g != nil && g.x != x {
-				bad[h] = true
-				continue
-			}
-			if g == nil {
-				g = &rowGroup{x: x}
-				groups[h] = g
-			}
-			g.accums, g.scal = append(g.accums, i), append(g.scal, s)
-			accs[u.Src[0]] = true
-		case u.Op == codegen.OpAccum || u.Op == codegen.OpStore || u.Op == codegen.OpLoad && c.u[u.Src[0]].Op == codegen.OpDefineAcc:
-			bad[h] = true
-		}
-	}
-	for h, g := range groups {
-		if bad[h] || len(g.accums) < 2 {
-			continue
-		}
-		g.last = g.accums[len(g.accums)-1]
-		for _, a := range g.accums {
+		g := &rowGroup{Tile: t, last: t.Accums[len(t.Accums)-1]}
+		for _, a := range t.Accums {
+			g.scal = append(g.scal, t.Scalar(c.u, a))
 			c.group[a] = g
 		}
+		c.stepAt[t.Loop] = g
 	}
 }
