@@ -114,6 +114,9 @@ func tensor_(it *Interp, c *call) Value {
 	kw := it.splitKw(c, "dtype", "requires_grad")
 	var data Value
 	it.unpack(c, "data", &data)
+	if data == None {
+		data = &List{} // tensor(none) is empty, float32 unless dtype= says, as tinygrad's Tensor(None)
+	}
 	var t *tensor.Tensor
 	switch x := data.(type) {
 	case *TensorValue:

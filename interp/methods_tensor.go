@@ -228,11 +228,12 @@ func axisMethod(spec string, def int, f func(*tensor.Tensor, int) *tensor.Tensor
 
 // axisIndex resolves a possibly negative axis against rank n.
 func (it *Interp) axisIndex(c *call, a, n int) int {
+	if a < -n || a >= n {
+		// the axis as given: size(-3) of a matrix names -3, not -1
+		it.failf(c.pos, "%s: axis %d is out of range for rank %d", c.name, a, n)
+	}
 	if a < 0 {
 		a += n
-	}
-	if a < 0 || a >= n {
-		it.failf(c.pos, "%s: axis %d is out of range for rank %d", c.name, a, n)
 	}
 	return a
 }
