@@ -573,6 +573,9 @@ func (r *cRenderer) cast(d, from DType, x string) string {
 		return "(uint8_t)(" + x + " != 0)"
 	case d == Float16:
 		r.used["half"] = true
+		if from == Float64 {
+			return "tiny_h2f(tiny_d2h(" + x + "))"
+		}
 		return "tiny_h2f(tiny_f2h((float)" + x + "))"
 	case fromFloat && d == Uint64:
 		// Through int64 below 2**63 (negatives wrap, as the CPU device's).

@@ -65,6 +65,16 @@ static inline uint16_t tiny_f2h(float x) {
   return s | h;
 }
 #endif
+/* double -> half in one rounding: the float step rounds to odd, as Float64ToHalf */
+static inline uint16_t tiny_d2h(double x) {
+  float t = (float)x;
+  if ((double)t != x && t - t == 0 && x == x) {
+    uint32_t b; __builtin_memcpy(&b, &t, 4);
+    if (__builtin_fabs((double)t) > __builtin_fabs(x)) b--;
+    b |= 1; __builtin_memcpy(&t, &b, 4);
+  }
+  return tiny_f2h(t);
+}
 `
 	// tiny_stream copies n floats to dst with non-temporal stores where the
 	// compiler has them for AVX-512; tiny_sfence orders them before return.
