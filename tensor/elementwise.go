@@ -24,7 +24,8 @@ func (t *Tensor) operand(y any) *Tensor {
 	}
 	v, d := scalarOf(y)
 	switch {
-	case t.n.dtype.IsFloat(), t.n.dtype.IsInt() && d == Int32:
+	case t.n.dtype.IsFloat(), t.n.dtype.IsInt() && (d == Int32 || d == Bool):
+		// a bool is a Python int too: beside an int tensor it takes its dtype
 		d = t.n.dtype
 	}
 	if bits, ok := inexactInt(y); ok && (d == Int64 || d == Uint64) {
@@ -370,10 +371,13 @@ func (t *Tensor) Where(a, b any) *Tensor {
 	case bok:
 		y, x = bt.broadcasted(a, false)
 	default:
-		va, da := scalarOf(a)
-		vb, db := scalarOf(b)
-		d := codegen.Promote(da, db)
-		x, y = t.n.eng.Scalar(va, d), t.n.eng.Scalar(vb, d)
+		// Two numbers: each takes the dtype it would beside the condition
+		// (as tinygrad's where, which broadcasts them against it), then
+		// they meet: an int8 condition gives int8 for where(1, 2), a
+		// float16 one float16 for where(1.0, 2); a bool one Python's.
+		x, y = t.operand(a), t.operand(b)
+		d := codegen.Promote(x.n.dtype, y.n.dtype)
+		x, y = x.Cast(d), y.Cast(d)
 	}
 	shp, err := BroadcastShape(cond.n.shape, x.n.shape)
 	if err != nil {
