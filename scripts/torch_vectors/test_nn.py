@@ -204,6 +204,22 @@ norm_case("instancenorm_2d", "InstanceNorm(10)", (2, 10, 10, 10), (10,),
 norm_case("instancenorm_3d", "InstanceNorm(10)", (2, 10, 6, 6, 6), (10,),
           lambda x, w, b: F.instance_norm(x, weight=w, bias=b), 5e-6, 5e-6, 2e-3, 1e-3)
 
+# Beyond tinygrad's tests: the norms and a conv on non-contiguous inputs
+# (permuted and strided views), with gradients, and GroupNorm without affine.
+s.add("layernorm permuted input", IMP + "l = nn.LayerNorm([10, 10]); l.weight = w; l.bias = b; "
+      "return l(x.permute(0, 3, 1, 2)) })()", {"x": randn(2, 10, 10, 5), "w": randn(10, 10), "b": randn(10, 10)},
+      lambda x, w, b: F.layer_norm(x.permute(0, 3, 1, 2), (10, 10), w, b), grad=("x", "w", "b"),
+      atol=5e-6, rtol=5e-6, gatol=5e-4, grtol=5e-4)
+s.add("instancenorm_2d strided input", IMP + "l = nn.InstanceNorm(4); l.weight = w; l.bias = b; "
+      "return l(x[:, :, ::2, 1:]) })()", {"x": randn(2, 4, 8, 7), "w": randn(4), "b": randn(4)},
+      lambda x, w, b: F.instance_norm(x[:, :, ::2, 1:], weight=w, bias=b), grad=("x", "w", "b"),
+      atol=5e-6, rtol=5e-6, gatol=1e-3, grtol=1e-3)
+s.add("groupnorm no affine", IMP + "return nn.GroupNorm(2, 4, affine=false)(x) })()", {"x": randn(3, 4, 5)},
+      lambda x: F.group_norm(x, 2), grad=("x",), atol=5e-6, rtol=5e-6, gatol=5e-4, grtol=5e-4)
+s.add("conv1d permuted input", IMP + "c = nn.Conv1d(3, 4, kernel_size=3, padding=1); c.weight = w; c.bias = b; "
+      "return c(x.permute(0, 2, 1)) })()", {"x": randn(2, 9, 3), "w": randn(4, 3, 3), "b": randn(4)},
+      lambda x, w, b: F.conv1d(x.permute(0, 2, 1), w, b, padding=1), grad=("x", "w", "b"), atol=5e-4, rtol=1e-5)
+
 
 def rmsnorm(x, w, eps=1e-6):
     # llama's RMSNorm, as tinygrad's test writes it
