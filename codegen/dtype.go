@@ -198,6 +198,23 @@ func HalfToFloat(h uint16) float32 {
 	return f
 }
 
+// Float64ToHalf rounds a float64 to the nearest half, ties to even, in one
+// rounding as NumPy and torch do: going through float32 with its own
+// round-to-nearest would round twice (65519.999 would become 65520 and then
+// infinity, not 65504). The float32 step rounds to odd instead, which keeps
+// the second rounding exact since float32 has more than 11+2 bits.
+func Float64ToHalf(f float64) uint16 {
+	t := float32(f)
+	if g := float64(t); g != f && !math.IsInf(g, 0) && !math.IsNaN(f) {
+		b := math.Float32bits(t)
+		if math.Abs(g) > math.Abs(f) {
+			b-- // the neighbour toward zero: sign and magnitude bits
+		}
+		t = math.Float32frombits(b | 1)
+	}
+	return FloatToHalf(t)
+}
+
 // FloatToHalf rounds a float32 to the nearest half, ties to even: values
 // beyond the largest half (65504, plus half an ulp) become infinities, NaN
 // stays NaN (the quiet 0x7e00 with the sign).

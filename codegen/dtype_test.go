@@ -44,3 +44,26 @@ func TestHalf(t *testing.T) {
 		}
 	}
 }
+
+// TestFloat64ToHalfRoundsOnce: NumPy's float64 -> float16 rounds once;
+// through float32 first, 65519.999 becomes 65520 and then infinity.
+func TestFloat64ToHalfRoundsOnce(t *testing.T) {
+	for _, c := range []struct {
+		in   float64
+		want uint16
+	}{
+		{65519.999, 0x7bff},            // 65504
+		{-65519.999, 0xfbff},           // -65504
+		{65520, 0x7c00},                // the tie rounds up to infinity
+		{1 + 1.0/2048 + 1e-12, 0x3c01}, // just above a tie: up
+		{1 + 1.0/2048, 0x3c00},         // the tie: to even
+		{1 + 1.0/2048 - 1e-12, 0x3c00},
+		{math.Inf(-1), 0xfc00},
+		{1e-300, 0},
+		{0.5, 0x3800},
+	} {
+		if got := Float64ToHalf(c.in); got != c.want {
+			t.Errorf("Float64ToHalf(%v) = %#04x, want %#04x", c.in, got, c.want)
+		}
+	}
+}

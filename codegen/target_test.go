@@ -77,10 +77,20 @@ func TestRegisterTile(t *testing.T) {
 			t.Errorf("1000 columns: accumulator of %d, want 40\n%s", u.Size, p)
 		}
 	}
-	// Rows that do not divide: no copies, the plain inner loop.
+	// Too few rows for two tiles of 4: tiles of 3 where 3 divides them,
+	// otherwise no copies, the plain inner loop.
 	p = lower(t, matmulKernel(6, 96, 40), Options{Target: &tgt})
+	if n := count(p, OpDefineAcc); n != 3 || !slices.Contains(p.Opts, Opt{OptUpcast, 0, 3}) {
+		t.Errorf("6 rows by 4: want 3 row copies\n%s", p)
+	}
+	p = lower(t, matmulKernel(7, 96, 40), Options{Target: &tgt})
 	if n := count(p, OpDefineAcc); n != 1 {
-		t.Errorf("6 rows by 4: want no row copies\n%s", p)
+		t.Errorf("7 rows by 4: want no row copies\n%s", p)
+	}
+	// 25 rows in tiles of 6 would compute 30: 5 tiles of 5.
+	p = lower(t, matmulKernel(25, 96, 40), Options{Target: &Target{Rows: 6, Cols: 16}})
+	if !slices.Contains(p.Opts, Opt{OptUpcast, 0, 5}) {
+		t.Errorf("25 rows by 6: want tiles of 5, got %s", p.Opts)
 	}
 }
 

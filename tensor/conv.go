@@ -1,5 +1,7 @@
 package tensor
 
+import "tiny/codegen"
+
 // Convolution and pooling as tinygrad builds them: pool turns the last axes
 // into sliding windows with movement ops only (a repeat, shrinks and
 // reshapes, which the ShapeTracker folds into one view of the input), and a
@@ -203,6 +205,13 @@ func (t *Tensor) Conv2d(weight, bias *Tensor, groups int, stride, dilation, padd
 func conv(x, w *Tensor, groups int, s, d, pads []int) *Tensor {
 	xp := x.padFlat(pads, 0)
 	tiled := convMACs(xp.n.shape, w.n.shape, s, d) >= convTiledMACs
+	if dt := codegen.Promote(x.n.dtype, w.n.dtype); tiled && x.n.dtype != dt {
+		// Cast before the copies below, not in the product: a cast of the
+		// windows (an expand) was realized whole, 25 times the input
+		// (beautiful_mnist's uint8 images: a 29 MB float im2col buffer
+		// for the first layer's weight gradient).
+		xp = x.Cast(dt).padFlat(pads, 0)
+	}
 	// The forward and the input gradient read their inputs laid out
 	// (*spatial, batch, channel), the weight gradient (batch, *spatial,
 	// channel): measured on beautiful_mnist's 32->32 layer, the forward

@@ -37,7 +37,7 @@ func writeFloats(b *devices.Buffer, vals []float64) {
 	case Float16:
 		s := b.Uint16s()
 		for i, v := range vals {
-			s[i] = codegen.FloatToHalf(float32(v))
+			s[i] = codegen.Float64ToHalf(v)
 		}
 	case Float32:
 		s := b.Float32s()

@@ -88,7 +88,7 @@ func castConst(v float64, d DType) float64 {
 	case Float32:
 		return float64(float32(v))
 	case Float16:
-		return float64(codegen.HalfToFloat(codegen.FloatToHalf(float32(v))))
+		return float64(codegen.HalfToFloat(codegen.Float64ToHalf(v)))
 	}
 	return v
 }

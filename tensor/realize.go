@@ -163,7 +163,7 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 			out.Share()
 			ok = true
 		} else {
-			out, ok = outputBuffer(it.out.dtype, prod(it.out.shape))
+			out, ok = outputBuffer(it.out.dtype, prod(it.out.shape), isTarget[it.out])
 		}
 		if !ok {
 			out = devices.Alloc(it.out.dtype, prod(it.out.shape))

@@ -56,13 +56,17 @@ var cleanupWait = 50 * time.Millisecond
 var aheadBytes atomic.Int64
 
 // outputBuffer returns a buffer of n elements of d from the pool for a
-// kernel's output, or false: the caller allocates. For a large output it
-// starts a collection when it leaves the pool at most one buffer of the
-// size (one to spare for a round that comes before the collection's
-// cleanups), and waits for one when there is none (reclaim).
-func outputBuffer(d DType, n int) (*devices.Buffer, bool) {
+// kernel's output, or false: the caller allocates. For a large output that
+// realize keeps (a target: a result the program holds, which only a
+// collection can bring back) it starts a collection when it leaves the
+// pool at most one buffer of the size (one to spare for a round that comes
+// before the collection's cleanups), and waits for one when there is none
+// (reclaim). An intermediate comes back to the pool within the realize
+// that made it: a collection would not help it, and starting one for each
+// of a training step's activations cost beautiful_mnist 13% more CPU.
+func outputBuffer(d DType, n int, kept bool) (*devices.Buffer, bool) {
 	b, ok := devices.Reuse(d, n)
-	if n*d.Size() < reclaimBytes {
+	if !kept || n*d.Size() < reclaimBytes {
 		return b, ok
 	}
 	if !ok {
@@ -169,26 +173,40 @@ func collect() {
 // its cleanup runs once that collection has swept it.
 type gcSentinel [64]byte
 
-// startWait is how long collect waits for the cycle startGC asked for
-// before it falls back on runtime.GC.
-const startWait = 20 * time.Millisecond
+// kickWait is how long collectOnce waits for the cycle startGC asked for
+// before it asks again, and kicks how many times it asks before it falls
+// back on runtime.GC.
+const (
+	kickWait = 5 * time.Millisecond
+	kicks    = 8
+)
 
 // collectOnce runs one collection and waits until it has swept.
 func collectOnce() {
 	swept := make(chan struct{})
 	runtime.AddCleanup(new(gcSentinel), func(c chan struct{}) { close(c) }, swept)
-	startGC()
-	timer := time.NewTimer(startWait)
+	timer := time.NewTimer(kickWait)
 	defer timer.Stop()
-	select {
-	case <-swept:
-		return
-	case <-timer.C:
+	for k := range kicks {
+		// A kick starts no cycle while one runs (which may have marked
+		// before the sentinel was garbage: the next kick, after it, will
+		// do), nor while the last one's sweep is unfinished: the runtime
+		// then wants 1 MiB more allocated first, which the second and
+		// later kicks allocate.
+		size := 64 << 10
+		if k > 0 {
+			size = 1<<20 + 64<<10
+		}
+		startGC(size)
+		select {
+		case <-swept:
+			return
+		case <-timer.C:
+			timer.Reset(kickWait)
+		}
 	}
-	// No cycle started (one was running already, or the last one's sweep
-	// was unfinished, which makes the runtime want more allocation first),
-	// or it is slow: runtime.GC waits for the running cycle and runs one
-	// more.
+	// Slow, or the runtime has changed: runtime.GC waits for the running
+	// cycle and runs one more.
 	collectFallbacks.Add(1)
 	runtime.GC()
 	timer.Reset(cleanupWait)
@@ -205,14 +223,14 @@ var collectFallbacks atomic.Int64
 var gcKick []byte
 
 // startGC makes the runtime start a garbage collection cycle, without
-// waiting for it: with GOGC at 0 for one large allocation, the heap is past
-// the pacer's trigger and the allocation starts the cycle, as the pacer
-// does for a growing heap. GOGC is set back at once, before the cycle's
-// mark ends and sets the next goal. Sweeping is left to the background
-// sweeper.
-func startGC() {
+// waiting for it: with GOGC at 0 for one large allocation of size bytes,
+// the heap is past the pacer's trigger and the allocation starts the cycle,
+// as the pacer does for a growing heap. GOGC is set back at once, before
+// the cycle's mark ends and sets the next goal. Sweeping is left to the
+// background sweeper.
+func startGC(size int) {
 	old := debug.SetGCPercent(0)
-	gcKick = make([]byte, 64<<10) // a large object: its allocation tests the trigger
+	gcKick = make([]byte, size) // a large object: its allocation tests the trigger
 	gcKick = nil
 	debug.SetGCPercent(old)
 }

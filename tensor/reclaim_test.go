@@ -66,7 +66,7 @@ func TestStartGC(t *testing.T) {
 	runtime.AddCleanup(new([64]byte), func(c chan struct{}) { close(c) }, dead)
 	giveUp := time.After(20 * time.Second)
 	for {
-		startGC()
+		startGC(64 << 10)
 		select {
 		case <-dead:
 			return

@@ -116,13 +116,13 @@ func (t *Tensor) SumAcc(axes []int, keepdim bool, acc DType) *Tensor {
 	return t.Cast(acc).reduce("sum", codegen.OpAdd, axes, keepdim)
 }
 
-// Prod returns the product over axes (bools multiply as int32).
+// Prod returns the product over axes in t's dtype, as tinygrad's: a bool
+// product is bool (all of them true), computed in int32.
 func (t *Tensor) Prod(axes []int, keepdim bool) *Tensor {
-	x := t
 	if t.n.dtype == Bool {
-		x = t.Cast(Int32)
+		return t.ProdAcc(axes, keepdim, Bool)
 	}
-	return x.reduce("prod", codegen.OpMul, axes, keepdim)
+	return t.reduce("prod", codegen.OpMul, axes, keepdim)
 }
 
 // ProdAcc returns the product over axes computed in, and given as, dtype
@@ -160,7 +160,10 @@ func (t *Tensor) Min(axes []int, keepdim bool) *Tensor {
 // Mean returns the average over axes, in float32 for int and bool tensors.
 func (t *Tensor) Mean(axes []int, keepdim bool) *Tensor {
 	n := t.foldedCount("mean", axes)
-	s := t.Sum(axes, keepdim)
+	// The sum stays in its accumulation dtype through the division, as
+	// tinygrad's: a float16 mean of 65536 values of 60000 is 60000, not
+	// the float16 sum's inf over n (and its gradient 1/n is not 1/inf).
+	s := t.Cast(sumDType(t.n.dtype)).reduce("sum", codegen.OpAdd, axes, keepdim)
 	// n == 0 divides 0 by 0: NaN, as torch's mean of nothing.
 	return s.floatOf().Div(float64(n)).Cast(t.floatOf().n.dtype)
 }

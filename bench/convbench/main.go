@@ -11,7 +11,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -116,9 +115,11 @@ func time1(e *tensor.Engine, l Layer, runs int) (fwd, all, fwdCPU, allCPU float6
 		for range 2 {
 			step(backward)
 		}
+		// A plain loop, as conv_torch.py's and a training loop: the
+		// garbage of one step, and the collection that returns its
+		// buffers, are paid inside the next steps' times, not before them.
 		var ts, cs []float64
 		for range runs {
-			runtime.GC()
 			start, c := time.Now(), cpuMs()
 			step(backward)
 			ts = append(ts, time.Since(start).Seconds()*1e3)

@@ -340,7 +340,7 @@ func castLoop[S, D num](toBool, toHalf, floatToInt bool) func(d []D, a []S) {
 		return func(d []D, a []S) {
 			a = a[:len(d)]
 			for i := range d {
-				d[i] = D(codegen.HalfToFloat(codegen.FloatToHalf(float32(a[i]))))
+				d[i] = D(codegen.HalfToFloat(codegen.Float64ToHalf(float64(a[i]))))
 			}
 		}
 	}

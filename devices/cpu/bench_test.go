@@ -2,99 +2,42 @@ package cpu
 
 import (
 	"flag"
-	"math/rand"
-	"syscall"
+	"slices"
 	"testing"
 
 	"tiny/codegen"
 	"tiny/devices"
 	kt "tiny/devices/internal/kerneltest"
+	"tiny/internal/suite"
 	"tiny/shape"
 )
 
-// bench lowers k for the CPU target, compiles it and times Run with the
-// output buffer reused.
-func bench(b *testing.B, k *codegen.Kernel) {
-	p, err := codegen.Lower(k, codegen.Options{Target: &cpuTarget})
-	if err != nil {
-		b.Fatal(err)
-	}
-	dev, _ := Open(devices.Options{Threads: *benchThreads})
-	r, err := dev.Compile(p)
-	if err != nil {
-		b.Fatal(err)
-	}
-	bufs := kt.Alloc(k, rand.New(rand.NewSource(1)))
-	b.SetBytes(p.Bytes)
-	if err := r.Run(bufs, nil); err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	t0 := cpuTime()
-	for range b.N {
-		if err := r.Run(bufs, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-	// The machine is shared: CPU time per run, summed over threads, shows the
-	// kernel's own cost when wall time includes waiting for a core.
-	b.ReportMetric(float64(cpuTime()-t0)/float64(b.N)/1e6, "cpu-ms/op")
-}
-
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return ru.Utime.Nano() + ru.Stime.Nano()
-}
-
-const n16M = 1 << 24
-
 var benchThreads = flag.Int("threads", 0, "workers of the benchmarks (0 means GOMAXPROCS)")
 
-func BenchmarkAdd(b *testing.B) {
-	s := shape.FromInts(4096, 4096)
-	bench(b, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, s), kt.Load(2, f32, s)), kt.Spec(f32, n16M), kt.Spec(f32, n16M)))
+// BenchmarkSuite times the rows of the tiny suite (internal/suite, as
+// kernels: kerneltest.SuiteRows) on this device for its target, each row's
+// kernels with their output buffers reused: go test ./devices/cpu -run
+// '^$' -bench Suite/matmul1024 [-args -threads 1].
+func BenchmarkSuite(b *testing.B) {
+	for _, r := range kt.SuiteRows() {
+		b.Run(r.Name, func(b *testing.B) { benchRow(b, r) })
+	}
 }
 
-// BenchmarkFused is ((a*2+b)*c).sum() in one kernel.
-func BenchmarkFused(b *testing.B) {
-	s := shape.FromInts(n16M)
-	two := kt.Const(2, f32, kt.Must(shape.FromInts(1).ExpandInts([]int{n16M})))
-	v := kt.Op(codegen.OpMul, f32, kt.Op(codegen.OpAdd, f32, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, s), two), kt.Load(2, f32, s)), kt.Load(3, f32, s))
-	bench(b, kt.Kernel(shape.FromInts(1), kt.Reduce(codegen.OpAdd, f32, []int{0}, v), kt.Spec(f32, n16M), kt.Spec(f32, n16M), kt.Spec(f32, n16M)))
+// benchRow times row r on this device, lowered for its target.
+func benchRow(b *testing.B, r kt.Row) {
+	dev, _ := Open(devices.Options{Threads: *benchThreads})
+	kt.BenchRow(b, dev, codegen.Options{Target: &cpuTarget}, r)
 }
 
-func BenchmarkReduceAxis1(b *testing.B) {
-	s := shape.FromInts(4096, 4096)
-	bench(b, kt.Kernel(shape.FromInts(4096, 1), kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Load(1, f32, s)), kt.Spec(f32, n16M)))
-}
+// bench times kernel k as a row of its own.
+func bench(b *testing.B, k *codegen.Kernel) { benchRow(b, kt.Row{Kernels: []*codegen.Kernel{k}}) }
+
+const n16M = 1 << 24
 
 func BenchmarkReduceAxis0(b *testing.B) {
 	s := shape.FromInts(4096, 4096)
 	bench(b, kt.Kernel(shape.FromInts(1, 4096), kt.Reduce(codegen.OpAdd, f32, []int{0}, kt.Load(1, f32, s)), kt.Spec(f32, n16M)))
-}
-
-func BenchmarkTranspose(b *testing.B) {
-	x := kt.Must(shape.FromInts(4096, 4096).Permute([]int{1, 0}))
-	bench(b, kt.Kernel(shape.FromInts(4096, 4096), kt.Load(1, f32, x), kt.Spec(f32, n16M)))
-}
-
-func BenchmarkMatmul512(b *testing.B)  { benchMatmul(b, 512) }
-func BenchmarkMatmul1024(b *testing.B) { benchMatmul(b, 1024) }
-
-func benchMatmul(b *testing.B, n int) {
-	a := kt.Must(shape.FromInts(n, 1, n).ExpandInts([]int{n, n, n}))
-	bt := kt.Must(kt.Must(kt.Must(shape.FromInts(n, n).Permute([]int{1, 0})).ReshapeInts([]int{1, n, n})).ExpandInts([]int{n, n, n}))
-	bench(b, kt.Kernel(shape.FromInts(n, n, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, bt))),
-		kt.Spec(f32, n*n), kt.Spec(f32, n*n)))
-}
-
-// BenchmarkExpSin is exp(a)+sin(b), with exp as tinygrad writes it: exp2(a*log2(e)).
-func BenchmarkExpSin(b *testing.B) {
-	s := shape.FromInts(n16M)
-	l2e := kt.Const(1.4426950408889634, f32, kt.Must(shape.FromInts(1).ExpandInts([]int{n16M})))
-	e := kt.Op(codegen.OpExp2, f32, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, s), l2e))
-	bench(b, kt.Kernel(s, kt.Op(codegen.OpAdd, f32, e, kt.Op(codegen.OpSin, f32, kt.Load(2, f32, s))), kt.Spec(f32, n16M), kt.Spec(f32, n16M)))
 }
 
 // BenchmarkSoftmaxLast is the last kernel of a softmax over rows of
@@ -118,4 +61,19 @@ func BenchmarkSmall(b *testing.B) {
 func BenchmarkMaxAxis1(b *testing.B) {
 	s := shape.FromInts(4096, 1024)
 	bench(b, kt.Kernel(shape.FromInts(4096, 1), kt.Reduce(codegen.OpMax, f32, []int{1}, kt.Load(1, f32, s)), kt.Spec(f32, 1<<22)))
+}
+
+// TestSuiteRowsNamed checks that the kernel rows the device benchmarks
+// time are the suite's rows, by name and in order.
+func TestSuiteRowsNamed(t *testing.T) {
+	var got, want []string
+	for _, r := range kt.SuiteRows() {
+		got = append(got, r.Name)
+	}
+	for _, r := range suite.Suite {
+		want = append(want, r.Name)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("kerneltest.SuiteRows: %v, internal/suite: %v", got, want)
+	}
 }

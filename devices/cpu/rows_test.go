@@ -86,10 +86,25 @@ func TestSteppedLoops(t *testing.T) {
 			t.Fatal(err)
 		}
 		prog, err := compile(p)
-		if err != nil || prog.stepped != 1 {
-			t.Fatalf("want one stepped reduce loop, got %d (err %v)\n%s", prog.stepped, err, p)
+		if err != nil {
+			t.Fatal(err)
 		}
-		checkOpts(t, c.k, []codegen.Options{c.opts})
+		if prog.stepped != 1 {
+			t.Fatalf("want one stepped reduce loop, got %d\n%s", prog.stepped, p)
+		}
+		// The loop steps because STEP says so: skipped, it runs plainly.
+		skip := c.opts
+		skip.Skip = []codegen.OptOp{codegen.OptStep}
+		q, err := codegen.Lower(c.k, skip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prog, err := compile(q); err != nil {
+			t.Fatal(err)
+		} else if prog.stepped != 0 {
+			t.Fatalf("STEP skipped: want no stepped loop, got %d", prog.stepped)
+		}
+		checkOpts(t, c.k, []codegen.Options{c.opts, skip})
 	}
 }
 

@@ -33,7 +33,7 @@ func round(d codegen.DType, f float64) float64 {
 
 // toHalf rounds f to float32, then to the nearest float16.
 func toHalf(f float64) float64 {
-	return float64(codegen.HalfToFloat(codegen.FloatToHalf(float32(f))))
+	return float64(codegen.HalfToFloat(codegen.Float64ToHalf(f)))
 }
 
 // wrap returns i wrapped to the width of integer, bool or index dtype d, as
@@ -328,7 +328,7 @@ func (m memory) store(i int64, v value) error {
 	e := b.Data[int(i)*b.DType.Size():]
 	switch b.DType {
 	case codegen.Float16:
-		ne.PutUint16(e, codegen.FloatToHalf(float32(v.f)))
+		ne.PutUint16(e, codegen.Float64ToHalf(v.f))
 	case codegen.Float32:
 		ne.PutUint32(e, math.Float32bits(float32(v.f)))
 	case codegen.Float64:
