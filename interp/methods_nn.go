@@ -17,9 +17,13 @@ func init() {
 		"batchnorm": func(it *Interp, r Value, c *call) Value {
 			var weight, bias Value = None, None
 			var mean, invstd *TensorValue
-			axis := 1
+			var axis Value = Int(1)
 			it.unpack(c, "weight", &weight, "bias", &bias, "mean", &mean, "invstd", &invstd, "axis?", &axis)
-			return tv(recvT(r).Batchnorm(it.optTensor(c, "weight", weight), it.optTensor(c, "bias", bias), mean.t, invstd.t, axis))
+			axes := it.axesArg(c, axis)
+			if len(axes) == 0 {
+				it.failf(c.pos, "batchnorm: axis must name at least one axis")
+			}
+			return tv(recvT(r).Batchnorm(it.optTensor(c, "weight", weight), it.optTensor(c, "bias", bias), mean.t, invstd.t, axes...))
 		},
 		"linear": func(it *Interp, r Value, c *call) Value {
 			var weight *TensorValue

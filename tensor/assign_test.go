@@ -62,3 +62,23 @@ func TestAssignErrors(t *testing.T) {
 		t.Error("assign of another dtype: no error")
 	}
 }
+
+// TestAssignStepConstGrad checks a step whose pending gradient is a
+// constant (the gradient of a plain sum is ones): realizing the step with
+// it must not schedule the constant as a buffer no kernel computes (it
+// was a nil buffer in the update's kernel).
+func TestAssignStepConstGrad(t *testing.T) {
+	for name, e := range engines(t) {
+		w := e.FromFloats([]float64{1, 2, 3}, []int{3}, Float32).SetRequiresGrad(true)
+		w.Realize()
+		loss := w.Sum(nil, false)
+		loss.Backward()
+		w.Assign(w.Detach().Sub(w.Grad())).Realize()
+		if got := w.Floats(); !slices.Equal(got, []float64{0, 1, 2}) {
+			t.Errorf("%s: w after the step = %v, want [0 1 2]", name, got)
+		}
+		if got := loss.Item(); got != 6 {
+			t.Errorf("%s: loss after the step = %v, want 6", name, got)
+		}
+	}
+}

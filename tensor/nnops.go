@@ -12,25 +12,36 @@ func (t *Tensor) Layernorm(axes []int, eps float64) *Tensor {
 	return y.Mul(y.Mul(y).Mean(axes, true).Add(eps).Rsqrt())
 }
 
-// Batchnorm returns (t - mean) * weight * invstd + bias with the 1-d
-// statistics and parameters laid along axis (tinygrad's batchnorm;
-// weight and bias may be nil; an invstd of more than one axis is used as
-// it is).
-func (t *Tensor) Batchnorm(weight, bias, mean, invstd *Tensor, axis int) *Tensor {
-	a := normAxis("batchnorm", axis, t.Ndim())
-	along := func(x *Tensor) *Tensor {
-		shp := make([]int, t.Ndim())
-		for i := range shp {
-			shp[i] = 1
-		}
-		shp[a] = -1
-		return x.Reshape(shp...)
+// Batchnorm returns (t - mean) * weight * invstd + bias with the
+// statistics and parameters laid along axes (tinygrad's batchnorm: each of
+// them is reshaped to t's shape with 1 outside axes, so a 2-d mean goes
+// along two axes; weight and bias may be nil; an invstd whose rank is not
+// len(axes) is used as it is).
+func (t *Tensor) Batchnorm(weight, bias, mean, invstd *Tensor, axes ...int) *Tensor {
+	if len(axes) == 0 {
+		axes = []int{1}
 	}
+	in := make([]bool, t.Ndim())
+	for _, ax := range axes {
+		a := normAxis("batchnorm", ax, t.Ndim())
+		if in[a] {
+			fail("batchnorm: axis %d is repeated", ax)
+		}
+		in[a] = true
+	}
+	shp := make([]int, t.Ndim())
+	for i := range shp {
+		shp[i] = 1
+		if in[i] {
+			shp[i] = t.Shape()[i]
+		}
+	}
+	along := func(x *Tensor) *Tensor { return x.Reshape(shp...) }
 	x := t.Sub(along(mean))
 	if weight != nil {
 		x = x.Mul(along(weight))
 	}
-	if invstd.Ndim() == 1 {
+	if invstd.Ndim() == len(axes) {
 		x = x.Mul(along(invstd))
 	} else {
 		x = x.Mul(invstd)

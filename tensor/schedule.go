@@ -45,7 +45,11 @@ func schedule(targets []*lazy) []*item {
 	s := &scheduler{seen: map[*lazy]bool{}, realize: map[*lazy]bool{}}
 	for _, t := range targets {
 		b := t.baseOf()
-		if b.kind == kBuffer {
+		if b.kind == kBuffer || b.kind == kConst {
+			// A constant needs no kernel (and gets none: collect skips
+			// it); marked, it would be loaded as a buffer by the kernels
+			// that read it, such as a step's update from a gradient of
+			// ones realized with it.
 			continue
 		}
 		s.realize[b] = true
