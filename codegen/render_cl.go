@@ -359,6 +359,11 @@ func (r *clRenderer) render() *CLProgram {
 		// and vstore_half are core OpenCL, with or without cl_khr_fp16.
 		src.WriteString("#ifndef TINY_RH\n#define TINY_RH\nstatic inline float tiny_rh(float x) { ushort h; vstore_half_rte(x, 0, (__private half*)&h); return vload_half(0, (__private const half*)&h); }\n#endif\n")
 	}
+	if usesF16 && usesF64 {
+		// A double goes to half in one rounding (codegen.Float64ToHalf):
+		// to float rounding to odd, which the rounding to half keeps exact.
+		src.WriteString("#ifndef TINY_ODD\n#define TINY_ODD\nstatic inline float tiny_odd(double x) { float t = convert_float_rtz(x); if ((double)t != x && !isnan(x)) t = as_float(as_uint(t) | 1u); return t; }\n#endif\n")
+	}
 	src.WriteString(kernels.String())
 	c.Source = src.String()
 	return c
@@ -823,6 +828,8 @@ func (r *clRenderer) cast(d, from DType, x string) string {
 		return x
 	case d == Bool:
 		return "(uchar)(" + x + " != 0)"
+	case d == Float16 && from == Float64:
+		return "tiny_rh(tiny_odd(" + x + "))"
 	case d == Float16:
 		return "tiny_rh((float)" + x + ")"
 	case from.IsFloat() && d == Uint64:

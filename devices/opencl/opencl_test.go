@@ -361,3 +361,32 @@ func TestClip(t *testing.T) {
 	d := open(t)
 	kt.CheckClip(t, []codegen.Options{{}}, d.Compile)
 }
+
+// TestFloat64ToHalf: a double goes to half in one rounding, as
+// codegen.Float64ToHalf (NumPy's); through float first, 65519.999 became
+// infinity and 1 + 2**-11 + tiny became 1.
+func TestFloat64ToHalf(t *testing.T) {
+	d := open(t)
+	in := []float64{65519.999, -65519.999, 65520, 1 + 0x1p-11 + 0x1p-40, 1 + 0x1p-11, 0.1, -2.0000000001, 1e-8, 3e-5}
+	s := shape.FromInts(len(in))
+	k := kt.Kernel(s, kt.Op(codegen.OpCast, codegen.Float16, kt.Load(1, codegen.Float64, s)), kt.Spec(codegen.Float64, len(in)))
+	p, err := codegen.Lower(k, codegen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := d.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, src := devices.Alloc(codegen.Float16, len(in)), devices.Alloc(codegen.Float64, len(in))
+	copy(src.Float64s(), in)
+	if err := r.Run([]*devices.Buffer{out, src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	out.Sync()
+	for i, x := range in {
+		if got, want := out.Uint16s()[i], codegen.Float64ToHalf(x); got != want {
+			t.Errorf("half(%v) = %#04x, want %#04x", x, got, want)
+		}
+	}
+}
