@@ -36,29 +36,10 @@ import torch
 import torch.nn.functional as F
 
 from common import OUT_DIR, Suite, arr
+from helper_op import inputs as _inputs, loss_upstream as _loss_upstream, name as _name
 
 s = Suite("test_ops_rest")
 NAMES = "abcdefgh"
-_count = {}
-
-
-def _inputs(shps, vals, low, high):
-    if shps is None:
-        ts = [torch.tensor(v) for v in vals]
-    else:
-        np.random.seed(0)
-        ts = [torch.tensor(np.random.uniform(low=low, high=high, size=sz).astype(np.float32)) for sz in shps]
-    return [t.int() if t.dtype == torch.int64 else t for t in ts]
-
-
-def _loss_upstream(outs):
-    # d/dout of (out+1).square().mean(): helper_test_op's loss.
-    return [2 * (o + 1) / max(o.numel(), 1) for o in outs]
-
-
-def _name(test):
-    _count[test] = _count.get(test, 0) + 1
-    return f"{test}_{_count[test]}"
 
 
 def op(test, shps, src, fn, fo=False, vals=None, low=-2, high=2, atol=1e-6, rtol=1e-3, gatol=1e-4, grtol=1e-3,
