@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"tiny/interp"
 )
 
 // uint64 elements past int64 read back exactly (not negative) through
@@ -15,7 +17,7 @@ func TestUint64PastInt64(t *testing.T) {
 	if err := it.Exec(ctx, "<t>", "u = tensor([9223372036854775807], dtype=uint64) * 2 + 1\nv = (tensor([2**62], dtype=uint64) * 3).item()", false); err != nil {
 		t.Fatal(err)
 	}
-	for src, want := range map[string]string{
+	wantEvals(t, it, map[string]string{
 		"u.item()":   "18446744073709551615",
 		"u.tolist()": "[18446744073709551615]",
 		"tensor([9223372036854775807], dtype=uint64).tolist()": "[9223372036854775807]",
@@ -32,16 +34,7 @@ func TestUint64PastInt64(t *testing.T) {
 		"[18446744073709551615].dtype":                                              "uint64",
 		"(tensor([18446744073709551615, 3], dtype=uint64) // 3).tolist()":           "[6148914691236517205, 1]",
 		"[v, 0].tolist()": "[13835058055282163712, 0]",
-	} {
-		got, err := it.Eval(ctx, src)
-		if err != nil {
-			t.Errorf("%s: %v", src, it.FormatError(err))
-			continue
-		}
-		if got.String() != want {
-			t.Errorf("%s = %s, want %s", src, got, want)
-		}
-	}
+	})
 	for src, want := range map[string]string{
 		"u.item() + 1":                  "integer overflow in 18446744073709551615 + 1",
 		"-v":                            "integer overflow in 0 - 13835058055282163712",
@@ -68,7 +61,7 @@ func TestUint64TensorCompareBigInt(t *testing.T) {
 	if err := it.Exec(ctx, "<t>", "u = tensor([1, 2, 18446744073709551615, 18446744073709551614], dtype=uint64)", false); err != nil {
 		t.Fatal(err)
 	}
-	for src, want := range map[string]string{
+	wantEvals(t, it, map[string]string{
 		"(tensor([1, 2], dtype=uint64) == 18446744073709551615).tolist()": "[false, false]",
 		"(u == 18446744073709551615).tolist()":                            "[false, false, true, false]",
 		"(18446744073709551615 == u).tolist()":                            "[false, false, true, false]",
@@ -79,8 +72,15 @@ func TestUint64TensorCompareBigInt(t *testing.T) {
 		"(u == 18446744073709551615).dtype":                               "bool",
 		"18446744073709551614 in u":                                       "true",
 		"(tensor([9223372036854775807, 9223372036854775806], dtype=int64) == 9223372036854775807).tolist()": "[true, false]",
-	} {
-		got, err := it.Eval(ctx, src)
+	})
+}
+
+// wantEvals evaluates each expression in it and wants its value printed as
+// given.
+func wantEvals(t *testing.T, it *interp.Interp, cases map[string]string) {
+	t.Helper()
+	for src, want := range cases {
+		got, err := it.Eval(context.Background(), src)
 		if err != nil {
 			t.Errorf("%s: %v", src, it.FormatError(err))
 			continue
