@@ -36,7 +36,7 @@ import torch
 import torch.nn.functional as F
 
 from common import OUT_DIR, Suite, arr
-from helper_op import inputs as _inputs, loss_upstream as _loss_upstream, name as _name
+from helper_op import fancy as fancy_case, fancy_inputs, inputs as _inputs, loss_upstream as _loss_upstream, name as _name
 
 s = Suite("test_ops_rest")
 NAMES = "abcdefgh"
@@ -63,21 +63,12 @@ def err(test, src, contains, shps=None, vals=None, low=-2, high=2, extra=None):
 
 
 # fancy indexing: tinygrad's _get_index_randoms, drawn as test_ops.py draws them
-torch.manual_seed(0)
-IDX = {"i": torch.randint(low=-1, high=1, size=(2, 1, 1, 1, 1, 1)), "j": torch.randint(high=1, size=(1, 3, 1, 1, 1, 1)),
-       "k": torch.randint(low=-5, high=5, size=(1, 1, 4, 1, 1, 1)), "o": torch.randint(high=4, size=(2, 1, 1, 5, 1, 1)),
-       "p": torch.randint(high=1, size=(1, 1, 1, 1, 6, 1))}
-IDX = {n: t.int() for n, t in IDX.items()}
-X6 = _inputs([(2, 5, 6, 5, 3, 4)], None, -2, 2)[0]
+IDX, X6 = fancy_inputs()
 
 
 def fancy(test, idx):
-    """x[idx] with the index tensors i, j, k, o, p (torch indexes with int64)."""
-    tidx = idx.replace("none", "None")
-    s.add(_name(test), f"x[{idx}]", {"x": X6, **IDX},
-          lambda x, i, j, k, o, p: eval(f"x[{tidx}]", {}, {"x": x, "i": i.long(), "j": j.long(), "k": k.long(),
-                                                          "o": o.long(), "p": p.long()}),
-          grad=("x",), upstream=_loss_upstream)
+    """x[idx] with the index tensors i, j, k, o, p."""
+    fancy_case(s, test, idx, IDX, X6)
 
 
 for idx in ("(((0,),),)", "(0,), j, k, o, :", "(1, 0), j, k, o, :", "i, j, k, (1, 2, 3), ...",
