@@ -34,8 +34,10 @@ def fancy_inputs():
     """tinygrad's _get_index_randoms as test_ops.py draws them (torch's seed
     0, int32 index tensors i, j, k, o, p) and the tensor x they index."""
     torch.manual_seed(0)
-    idx = {"i": torch.randint(low=-1, high=1, size=(2, 1, 1, 1, 1, 1)), "j": torch.randint(high=1, size=(1, 3, 1, 1, 1, 1)),
-           "k": torch.randint(low=-5, high=5, size=(1, 1, 4, 1, 1, 1)), "o": torch.randint(high=4, size=(2, 1, 1, 5, 1, 1)),
+    idx = {"i": torch.randint(low=-1, high=1, size=(2, 1, 1, 1, 1, 1)),
+           "j": torch.randint(high=1, size=(1, 3, 1, 1, 1, 1)),
+           "k": torch.randint(low=-5, high=5, size=(1, 1, 4, 1, 1, 1)),
+           "o": torch.randint(high=4, size=(2, 1, 1, 5, 1, 1)),
            "p": torch.randint(high=1, size=(1, 1, 1, 1, 6, 1))}
     return {n: t.int() for n, t in idx.items()}, inputs([(2, 5, 6, 5, 3, 4)], None, -2, 2)[0]
 
