@@ -19,7 +19,7 @@ import torch
 import torch.nn.functional as F
 
 from common import OUT_DIR, Suite
-from helper_op import fancy as fancy_case, fancy_inputs, inputs as _inputs, loss_upstream as _loss_upstream, name as _name
+from helper_op import fancy as fancy_case, fancy_inputs, shorten, inputs as _inputs, loss_upstream as _loss_upstream, name as _name
 
 s = Suite("test_ops")
 NAMES = "abcdefgh"
@@ -1048,16 +1048,7 @@ for idx in ("[[0]]", "[0], j, k, o, :", "[[[0]]], j, k, o, [[1]]"):
 # --- part 10 ---
 
 
-def _short(a):
-    # float32 values as their shortest float32 text (a float64 that rounds
-    # to the same float32): half the bytes of the float64 repr.
-    if a is not None and a["dtype"] == "float32":
-        a["data"] = [float(str(np.float32(v))) if isinstance(v, float) else v for v in a["data"]]
-
-
-for c in s.cases:
-    for a in list(c["inputs"].values()) + c.get("out", []) + c.get("upstream", []) + list(c.get("grads", {}).values()):
-        _short(a)
+shorten(s)
 print("left out as too large:", *LEFT_OUT, sep="\n  ")
 s.write()
 # gzip: the Go test reads test_ops.json.gz

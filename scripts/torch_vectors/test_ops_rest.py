@@ -36,7 +36,7 @@ import torch
 import torch.nn.functional as F
 
 from common import OUT_DIR, Suite, arr
-from helper_op import fancy as fancy_case, fancy_inputs, inputs as _inputs, loss_upstream as _loss_upstream, name as _name
+from helper_op import fancy as fancy_case, fancy_inputs, shorten, inputs as _inputs, loss_upstream as _loss_upstream, name as _name
 
 s = Suite("test_ops_rest")
 NAMES = "abcdefgh"
@@ -389,15 +389,7 @@ for mode in ("nearest", "nearest-exact"):
        lambda x, mode=mode: F.interpolate((10 * x).relu().type(torch.uint8), size=(4, 9), mode=mode), fo=True)
 
 
-def _short(a):
-    # float32 values as their shortest float32 text
-    if a is not None and a["dtype"] == "float32":
-        a["data"] = [float(str(np.float32(v))) if isinstance(v, float) else v for v in a["data"]]
-
-
-for c in s.cases:
-    for a in list(c["inputs"].values()) + c.get("out", []) + c.get("upstream", []) + list(c.get("grads", {}).values()):
-        _short(a)
+shorten(s)
 s.write()
 path = os.path.join(OUT_DIR, "test_ops_rest.json")
 with open(path, "rb") as f, gzip.GzipFile(path + ".gz", "wb", compresslevel=9, mtime=0) as g:
