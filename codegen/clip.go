@@ -267,16 +267,11 @@ func (pl *plan) chooseClips(nt nest, ch *chooser) map[int]*clipAxis {
 		return nil
 	}
 	out := map[int]*clipAxis{}
-	for k := 0; ; k++ {
-		o, ok := ch.decide(OptClip, func() (Opt, bool) {
-			if k < len(cands) {
-				return Opt{Axis: cands[k].axis, Arg: len(cands[k].clauses)}, true
-			}
-			return Opt{}, false
-		})
-		if !ok {
-			break
-		}
+	opts := make([]Opt, len(cands))
+	for k, c := range cands {
+		opts[k] = Opt{Axis: c.axis, Arg: len(c.clauses)}
+	}
+	for _, o := range ch.decideEach(OptClip, opts) {
 		i := slices.IndexFunc(cands, func(c clipAxis) bool { return c.axis == o.Axis && len(c.clauses) == o.Arg })
 		check(i >= 0 && out[o.Axis] == nil, o)
 		out[o.Axis] = &cands[i]

@@ -73,31 +73,13 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 		p.Opts = ch.applied
 	}
 	if packs := packLoads(p); len(packs) > 0 || ch.replays {
-		for k := 0; ; k++ {
-			o, ok := ch.decide(OptPack, func() (Opt, bool) {
-				if k < len(packs) {
-					return packs[k], true
-				}
-				return Opt{}, false
-			})
-			if !ok {
-				break
-			}
+		for _, o := range ch.decideEach(OptPack, packs) {
 			check(slices.Contains(packs, o), o)
 		}
 		p.Opts = ch.applied
 	}
 	if steps := stepLoops(p, opts.Target.Steps); len(steps) > 0 || ch.replays {
-		for k := 0; ; k++ {
-			o, ok := ch.decide(OptStep, func() (Opt, bool) {
-				if k < len(steps) {
-					return steps[k], true
-				}
-				return Opt{}, false
-			})
-			if !ok {
-				break
-			}
+		for _, o := range ch.decideEach(OptStep, steps) {
 			_, tile := tileAt(p.UOps, o.Axis)
 			check(tile && o.Arg >= 2, o)
 		}

@@ -665,16 +665,13 @@ func (nt *nest) peelEdges(pl *plan, ch *chooser) {
 		}
 	}
 	slices.Sort(cuts)
-	for k := 0; ; k++ {
-		o, ok := ch.decide(OptPeel, func() (Opt, bool) {
-			if k >= len(cuts) || len(cuts) > maxPeel {
-				return Opt{}, false
-			}
-			return Opt{Axis: l.axis, Arg: cuts[k]}, true
-		})
-		if !ok {
-			return
+	var cands []Opt
+	if len(cuts) <= maxPeel {
+		for _, c := range cuts {
+			cands = append(cands, Opt{Axis: l.axis, Arg: c})
 		}
+	}
+	for _, o := range ch.decideEach(OptPeel, cands) {
 		check(o.Axis == l.axis && o.Arg > 0 && o.Arg < l.size && (len(nt.peel) == 0 || o.Arg > nt.peel[len(nt.peel)-1]), o)
 		nt.peel = append(nt.peel, o.Arg)
 	}

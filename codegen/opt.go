@@ -136,6 +136,24 @@ func (c *chooser) decide(op OptOp, choose func() (Opt, bool)) (Opt, bool) {
 	return o, true
 }
 
+// decideEach returns the optimizations of kind op to apply, in order:
+// when replaying, every one of that kind in the list; otherwise cands.
+func (c *chooser) decideEach(op OptOp, cands []Opt) []Opt {
+	var out []Opt
+	for k := 0; ; k++ {
+		o, ok := c.decide(op, func() (Opt, bool) {
+			if k < len(cands) {
+				return cands[k], true
+			}
+			return Opt{}, false
+		})
+		if !ok {
+			return out
+		}
+		out = append(out, o)
+	}
+}
+
 // skips reports whether kind op is never applied.
 func (c *chooser) skips(op OptOp) bool { return slices.Contains(c.skip, op) }
 
