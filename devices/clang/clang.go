@@ -159,6 +159,10 @@ func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
 		return nil, err
 	}
 	purego.RegisterFunc(&r.entry, fn)
+	if fn, err = lib.sym(abi.Entry + chunksSuffix); err != nil {
+		return nil, err
+	}
+	purego.RegisterFunc(&r.chunks, fn)
 	if abi.Finish != "" {
 		if fn, err = lib.sym(abi.Finish); err != nil {
 			return nil, err
