@@ -163,6 +163,7 @@ func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
 		return nil, err
 	}
 	purego.RegisterFunc(&r.chunks, fn)
+	r.chunksSym = fn
 	if abi.Finish != "" {
 		if fn, err = lib.sym(abi.Finish); err != nil {
 			return nil, err

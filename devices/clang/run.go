@@ -36,13 +36,15 @@ type (
 
 // runner is a loaded kernel.
 type runner struct {
-	p       *codegen.Program
-	abi     codegen.CABI
-	src     string
-	entry   entryFn
-	finish  finishFn
-	chunks  chunksFn
-	threads int
+	p      *codegen.Program
+	abi    codegen.CABI
+	src    string
+	entry  entryFn
+	finish finishFn
+	chunks chunksFn
+	// chunksSym is the chunk loop's address, for the pool's threads.
+	chunksSym uintptr
+	threads   int
 }
 
 // Source returns the kernel's C source, as DEBUG=4 prints it.
@@ -117,9 +119,10 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 	return err
 }
 
-// loop runs the global loop's chunks on workers goroutines (the last on
-// the calling one), each in one call of the kernel's chunk loop. It returns
-// ctx's error when the loop did not finish.
+// loop runs the global loop's chunks on workers threads: the calling
+// goroutine's and workers-1 of the pool's (pool.go), or, without the pool,
+// goroutines; each runs the kernel's chunk loop once. It returns ctx's
+// error when the loop did not finish.
 func (r *runner) loop(ctx context.Context, arg, parts, vars unsafe.Pointer, chunks, workers int) error {
 	if ctx != nil && ctx.Err() != nil {
 		return ctx.Err()
@@ -132,6 +135,14 @@ func (r *runner) loop(ctx context.Context, arg, parts, vars unsafe.Pointer, chun
 	}
 	n, next, stop := int64(r.p.Global), unsafe.Pointer(&sh.next), unsafe.Pointer(&sh.stop)
 	pb := int64(r.abi.PartBytes)
+	if run := workerPool(); run != nil && workers > 1 {
+		done := run(r.chunksSym, arg, n, int64(chunks), next, parts, pb, vars, stop, int64(workers))
+		runtime.KeepAlive(sh)
+		if done < int64(chunks) {
+			return ctx.Err()
+		}
+		return nil
+	}
 	var done atomic.Int64
 	var wg sync.WaitGroup
 	for range workers - 1 {

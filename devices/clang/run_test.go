@@ -1,6 +1,7 @@
 package clang
 
 import (
+	"fmt"
 	"testing"
 	"unsafe"
 
@@ -56,5 +57,62 @@ func TestChunkLoop(t *testing.T) {
 		if v != -float32(i+1) {
 			t.Fatalf("out[%d] = %v, want %d", i, v, -(i + 1))
 		}
+	}
+}
+
+// TestPool checks that a kernel on several workers runs on the pool's
+// threads beside the caller (pool.go), and that kernels run at once from
+// several goroutines (one has the pool, the others run alone) all give
+// the whole result.
+func TestPool(t *testing.T) {
+	d := open(t, "", 3)
+	if workerPool() == nil {
+		t.Skip("the pool could not be built")
+	}
+	const n = 1 << 17
+	s := shape.FromInts(n)
+	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), kt.Spec(f32, n)), codegen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Work < minParallel || p.Global < 3 {
+		t.Fatalf("work %d, global loop %d: too small for three workers", p.Work, p.Global)
+	}
+	r, err := d.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := devices.Alloc(codegen.Float32, n)
+	for i := range in.Float32s() {
+		in.Float32s()[i] = float32(i + 1)
+	}
+	const goroutines, rounds = 4, 20
+	errs := make(chan error, goroutines)
+	for range goroutines {
+		go func() {
+			out := devices.Alloc(codegen.Float32, n)
+			for range rounds {
+				clear(out.Float32s())
+				if err := r.Run([]*devices.Buffer{out, in}, nil); err != nil {
+					errs <- err
+					return
+				}
+				for i, v := range out.Float32s() {
+					if v != -float32(i+1) {
+						errs <- fmt.Errorf("out[%d] = %v, want %d", i, v, -(i + 1))
+						return
+					}
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range goroutines {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := pool.threads(); got < 2 {
+		t.Errorf("the pool has %d threads after kernels on three workers, want 2", got)
 	}
 }
