@@ -162,7 +162,6 @@ func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
 	if fn, err = lib.sym(abi.Entry + chunksSuffix); err != nil {
 		return nil, err
 	}
-	purego.RegisterFunc(&r.chunks, fn)
 	r.chunksSym = fn
 	if abi.Finish != "" {
 		if fn, err = lib.sym(abi.Finish); err != nil {

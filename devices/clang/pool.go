@@ -115,19 +115,24 @@ long tiny_pool_run(tiny_loop f, void* const* bufs, long n, long chunks, long* ne
 long tiny_pool_threads(void) { return __atomic_load_n(&started, __ATOMIC_RELAXED); }
 `
 
-// poolFn is tiny_pool_run: the chunk loop loop (a C function pointer) and
-// its arguments, and the number of workers.
-type poolFn func(loop uintptr, bufs unsafe.Pointer, n, chunks int64, next, parts unsafe.Pointer, partBytes int64, vars, stop unsafe.Pointer, workers int64) int64
+// poolRun calls tiny_pool_run at run: the chunk loop loop (a C function
+// pointer) and its arguments, and the number of workers. It returns the
+// number of chunks run.
+func poolRun(run, loop uintptr, bufs unsafe.Pointer, n, chunks int64, next, parts unsafe.Pointer, partBytes int64, vars, stop unsafe.Pointer, workers int64) int64 {
+	done, _, _ := purego.SyscallN(run, loop, uintptr(bufs), uintptr(n), uintptr(chunks), uintptr(next), uintptr(parts), uintptr(partBytes), uintptr(vars), uintptr(stop), uintptr(workers))
+	return int64(done)
+}
 
 var pool struct {
 	once    sync.Once
-	run     poolFn       // nil when the pool could not be built: workers are goroutines
+	run     uintptr      // tiny_pool_run; 0 when the pool could not be built: workers are goroutines
 	threads func() int64 // tiny_pool_threads: how many threads the pool has started
 }
 
-// workerPool returns the pool's entry point, building it (or finding it in
-// the user's cache) on the first call, or nil if it cannot be built.
-func workerPool() poolFn {
+// workerPool returns the address of the pool's entry point (poolRun),
+// building it (or finding it in the user's cache) on the first call, or 0
+// if it cannot be built.
+func workerPool() uintptr {
 	pool.once.Do(func() {
 		tc, err := findCompiler()
 		if err != nil {
@@ -150,7 +155,7 @@ func workerPool() poolFn {
 			return
 		}
 		purego.RegisterFunc(&pool.threads, th)
-		purego.RegisterFunc(&pool.run, fn)
+		pool.run = fn
 	})
 	return pool.run
 }

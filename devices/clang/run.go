@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/ebitengine/purego"
+
 	"tiny/codegen"
 	"tiny/devices"
 )
@@ -24,14 +26,16 @@ const minParallel = 1 << 15
 // call).
 const chunksPerWorker = 32
 
-// The C entry points (see codegen.CABI and chunkLoop). They are called
-// through purego functions with unsafe.Pointer parameters, so that the
-// pointer arrays passed escape to the heap: C reads them while other
-// goroutines run, and a goroutine stack can move.
+// The C entry points (see codegen.CABI). They are called through purego
+// functions with unsafe.Pointer parameters, so that the pointer arrays
+// passed escape to the heap: C reads them while other goroutines run, and
+// a goroutine stack can move. The chunk loop, called once per kernel, is
+// called through purego.SyscallN (runChunks), whose pointer arguments
+// escape too: a function made by purego.RegisterFunc goes through reflect,
+// 15 us a call.
 type (
 	entryFn  func(bufs unsafe.Pointer, start, end int64, part, vars unsafe.Pointer)
 	finishFn func(bufs, parts unsafe.Pointer, nparts int64, vars unsafe.Pointer)
-	chunksFn func(bufs unsafe.Pointer, n, chunks int64, next, parts unsafe.Pointer, partBytes int64, vars, stop unsafe.Pointer) int64
 )
 
 // runner is a loaded kernel.
@@ -41,8 +45,7 @@ type runner struct {
 	src    string
 	entry  entryFn
 	finish finishFn
-	chunks chunksFn
-	// chunksSym is the chunk loop's address, for the pool's threads.
+	// chunksSym is the chunk loop's address (chunkLoop).
 	chunksSym uintptr
 	threads   int
 }
@@ -135,8 +138,8 @@ func (r *runner) loop(ctx context.Context, arg, parts, vars unsafe.Pointer, chun
 	}
 	n, next, stop := int64(r.p.Global), unsafe.Pointer(&sh.next), unsafe.Pointer(&sh.stop)
 	pb := int64(r.abi.PartBytes)
-	if run := workerPool(); run != nil && workers > 1 {
-		done := run(r.chunksSym, arg, n, int64(chunks), next, parts, pb, vars, stop, int64(workers))
+	if run := workerPool(); run != 0 && workers > 1 {
+		done := poolRun(run, r.chunksSym, arg, n, int64(chunks), next, parts, pb, vars, stop, int64(workers))
 		runtime.KeepAlive(sh)
 		if done < int64(chunks) {
 			return ctx.Err()
@@ -149,14 +152,21 @@ func (r *runner) loop(ctx context.Context, arg, parts, vars unsafe.Pointer, chun
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			done.Add(r.chunks(arg, n, int64(chunks), next, parts, pb, vars, stop))
+			done.Add(r.runChunks(arg, n, int64(chunks), next, parts, pb, vars, stop))
 		}()
 	}
-	done.Add(r.chunks(arg, n, int64(chunks), next, parts, pb, vars, stop))
+	done.Add(r.runChunks(arg, n, int64(chunks), next, parts, pb, vars, stop))
 	wg.Wait()
 	runtime.KeepAlive(sh)
 	if done.Load() < int64(chunks) {
 		return ctx.Err()
 	}
 	return nil
+}
+
+// runChunks calls the kernel's chunk loop (chunkLoop) on this thread and
+// returns how many chunks it ran.
+func (r *runner) runChunks(bufs unsafe.Pointer, n, chunks int64, next, parts unsafe.Pointer, partBytes int64, vars, stop unsafe.Pointer) int64 {
+	done, _, _ := purego.SyscallN(r.chunksSym, uintptr(bufs), uintptr(n), uintptr(chunks), uintptr(next), uintptr(parts), uintptr(partBytes), uintptr(vars), uintptr(stop))
+	return int64(done)
 }
