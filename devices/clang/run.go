@@ -26,28 +26,20 @@ const minParallel = 1 << 15
 // call).
 const chunksPerWorker = 32
 
-// The C entry points (see codegen.CABI). They are called through purego
-// functions with unsafe.Pointer parameters, so that the pointer arrays
-// passed escape to the heap: C reads them while other goroutines run, and
-// a goroutine stack can move. The chunk loop, called once per kernel, is
-// called through purego.SyscallN (runChunks), whose pointer arguments
-// escape too: a function made by purego.RegisterFunc goes through reflect,
-// 15 us a call.
-type (
-	entryFn  func(bufs unsafe.Pointer, start, end int64, part, vars unsafe.Pointer)
-	finishFn func(bufs, parts unsafe.Pointer, nparts int64, vars unsafe.Pointer)
-)
-
-// runner is a loaded kernel.
+// runner is a loaded kernel: the addresses of its C functions (see
+// codegen.CABI and chunkLoop). They are called through purego.SyscallN,
+// whose pointer arguments escape to the heap (C reads the pointer arrays
+// while other goroutines run, and a goroutine stack can move): a function
+// made by purego.RegisterFunc goes through reflect, 15 us a call.
 type runner struct {
-	p      *codegen.Program
-	abi    codegen.CABI
-	src    string
-	entry  entryFn
-	finish finishFn
-	// chunksSym is the chunk loop's address (chunkLoop).
-	chunksSym uintptr
-	threads   int
+	p     *codegen.Program
+	abi   codegen.CABI
+	src   string
+	entry uintptr
+	// finish is 0 unless the program is a SplitReduce.
+	finish  uintptr
+	chunks  uintptr
+	threads int
 }
 
 // Source returns the kernel's C source, as DEBUG=4 prints it.
@@ -108,12 +100,12 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 	}
 	var err error
 	if p.Global == 0 {
-		r.entry(arg, 0, 0, pp, vp)
+		purego.SyscallN(r.entry, uintptr(arg), 0, 0, uintptr(pp), uintptr(vp))
 	} else {
 		err = r.loop(ctx, arg, pp, vp, chunks, workers)
 	}
-	if err == nil && r.finish != nil {
-		r.finish(arg, pp, int64(chunks), vp)
+	if err == nil && r.finish != 0 {
+		purego.SyscallN(r.finish, uintptr(arg), uintptr(pp), uintptr(chunks), uintptr(vp))
 	}
 	runtime.KeepAlive(ptrs)
 	runtime.KeepAlive(vals)
@@ -139,7 +131,7 @@ func (r *runner) loop(ctx context.Context, arg, parts, vars unsafe.Pointer, chun
 	n, next, stop := int64(r.p.Global), unsafe.Pointer(&sh.next), unsafe.Pointer(&sh.stop)
 	pb := int64(r.abi.PartBytes)
 	if run := workerPool(); run != 0 && workers > 1 {
-		done := poolRun(run, r.chunksSym, arg, n, int64(chunks), next, parts, pb, vars, stop, int64(workers))
+		done := poolRun(run, r.chunks, arg, n, int64(chunks), next, parts, pb, vars, stop, int64(workers))
 		runtime.KeepAlive(sh)
 		if done < int64(chunks) {
 			return ctx.Err()
@@ -167,6 +159,6 @@ func (r *runner) loop(ctx context.Context, arg, parts, vars unsafe.Pointer, chun
 // runChunks calls the kernel's chunk loop (chunkLoop) on this thread and
 // returns how many chunks it ran.
 func (r *runner) runChunks(bufs unsafe.Pointer, n, chunks int64, next, parts unsafe.Pointer, partBytes int64, vars, stop unsafe.Pointer) int64 {
-	done, _, _ := purego.SyscallN(r.chunksSym, uintptr(bufs), uintptr(n), uintptr(chunks), uintptr(next), uintptr(parts), uintptr(partBytes), uintptr(vars), uintptr(stop))
+	done, _, _ := purego.SyscallN(r.chunks, uintptr(bufs), uintptr(n), uintptr(chunks), uintptr(next), uintptr(parts), uintptr(partBytes), uintptr(vars), uintptr(stop))
 	return int64(done)
 }
