@@ -37,8 +37,10 @@ typedef long (*tiny_loop)(void* const*, long, long, long*, unsigned char*, long,
 #define POOL_MAX 63
 static pthread_mutex_t busy = PTHREAD_MUTEX_INITIALIZER;
 static int started;    /* pool threads running (written under busy) */
-static unsigned gen;   /* futex word: a new job when it changes */
-static int want;       /* the threads with an id below it take the job */
+/* The futex word: a job's number times 256 plus the number of threads
+   that take it (those with an id below it), written once, after the job,
+   so that a thread reads the count of the job it saw and no other. */
+static unsigned gen;
 static int pending;    /* futex word: threads still on the job */
 static long total;     /* chunks the threads ran */
 static struct {
@@ -62,7 +64,7 @@ static void* pool_thread(void* arg) {
     unsigned g;
     while ((g = __atomic_load_n(&gen, __ATOMIC_ACQUIRE)) == seen) futex_wait(&gen, (int)seen);
     seen = g;
-    if (id >= __atomic_load_n(&want, __ATOMIC_ACQUIRE)) continue;
+    if (id >= (long)(g & 255)) continue;
     long d = job.f(job.bufs, job.n, job.chunks, job.next, job.parts, job.pb, job.vars, job.stop);
     __atomic_add_fetch(&total, d, __ATOMIC_RELAXED);
     if (__atomic_sub_fetch(&pending, 1, __ATOMIC_ACQ_REL) == 0) futex_wake(&pending, 1);
@@ -94,8 +96,7 @@ long tiny_pool_run(tiny_loop f, void* const* bufs, long n, long chunks, long* ne
     job.parts = parts; job.pb = pb; job.vars = vars; job.stop = stop;
     total = 0;
     __atomic_store_n(&pending, (int)helpers, __ATOMIC_RELAXED);
-    __atomic_store_n(&want, (int)helpers, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&gen, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&gen, ((gen >> 8) + 1) << 8 | (unsigned)helpers, __ATOMIC_RELEASE);
     futex_wake(&gen, INT_MAX);
   }
   d = f(bufs, n, chunks, next, parts, pb, vars, stop);

@@ -62,10 +62,11 @@ func TestChunkLoop(t *testing.T) {
 
 // TestPool checks that a kernel on several workers runs on the pool's
 // threads beside the caller (pool.go), and that kernels run at once from
-// several goroutines (one has the pool, the others run alone) all give
-// the whole result.
+// several goroutines (one has the pool, the others run alone), on three
+// workers and on two (a pool thread sits one out), all give the whole
+// result.
 func TestPool(t *testing.T) {
-	d := open(t, "", 3)
+	d, d2 := open(t, "", 3), open(t, "", 2)
 	if workerPool() == 0 {
 		t.Skip("the pool could not be built")
 	}
@@ -82,6 +83,10 @@ func TestPool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	r2, err := d2.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
 	in := devices.Alloc(codegen.Float32, n)
 	for i := range in.Float32s() {
 		in.Float32s()[i] = float32(i + 1)
@@ -91,9 +96,13 @@ func TestPool(t *testing.T) {
 	for range goroutines {
 		go func() {
 			out := devices.Alloc(codegen.Float32, n)
-			for range rounds {
+			for i := range rounds {
 				clear(out.Float32s())
-				if err := r.Run([]*devices.Buffer{out, in}, nil); err != nil {
+				run := r.Run
+				if i%2 == 1 {
+					run = r2.Run
+				}
+				if err := run([]*devices.Buffer{out, in}, nil); err != nil {
 					errs <- err
 					return
 				}
