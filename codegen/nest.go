@@ -131,9 +131,10 @@ const (
 	maxInnerAll   = 4096    // the largest single output axis walked whole inside the reduce
 	maxPartFloats = 1 << 16 // a split reduce's parts times its accumulators per part, at most (when parts can be 8)
 	minSplit      = 1 << 15
-	maxLanes      = 64 // lanes are folded by unrolled code
-	minShifted    = 4  // a tile that does not divide its axis needs at least this many tiles: the overlap then wastes under a quarter
-	minAccsReduce = 32 // Target.Accs bounds the inner loop only of reduces at least this long: a short one (a blocked scan's 4) loads and stores its accumulators a few times, and the tiles would cut each input row into separate streams
+	maxLanes      = 64        // lanes are folded by unrolled code
+	minShifted    = 4         // a tile that does not divide its axis needs at least this many tiles: the overlap then wastes under a quarter
+	minAccsReduce = 32        // Target.Accs bounds the inner loop only of reduces at least this long: a short one (a blocked scan's 4) loads and stores its accumulators a few times, and the tiles would cut each input row into separate streams
+	maxAccsSpan   = 512 << 10 // ... and only where one pass of the reduce spans at most this many bytes of each input (an L2): a pass over partial sums 100 KiB apart (beautiful_mnist's weight gradients, 256 x 25600) would touch a new page at each of its steps for 256 bytes
 )
 
 // order chooses the loop nest for pl, each decision through ch (opt.go):
@@ -180,7 +181,7 @@ func (pl *plan) order(opts Options, ch *chooser) nest {
 			}
 			if pick < 0 && len(gs) == 1 && pl.shape[u] <= maxInnerAll {
 				in = pl.shape[u] // the whole output inside: the reduce is split across workers (splitReduce)
-			} else if pick < 0 && t.Accs > 0 && in > t.Accs && in%t.Accs == 0 && pl.reduceLen(rs) >= minAccsReduce {
+			} else if pick < 0 && t.Accs > 0 && in > t.Accs && in%t.Accs == 0 && pl.reduceLen(rs) >= minAccsReduce && pl.reduceSpan(u, rs) <= maxAccsSpan {
 				in = t.Accs // accumulators in registers (Target.Accs)
 			}
 			return Opt{Axis: u, Arg: in}, true
@@ -269,6 +270,21 @@ func (pl *plan) reduceLen(rs []int) int {
 		n *= pl.shape[r]
 	}
 	return n
+}
+
+// reduceSpan returns the most bytes (at 4 per element) one pass of the
+// reduce loops rs with output axis u inside spans in any input: the
+// distance between its first and last element read.
+func (pl *plan) reduceSpan(u int, rs []int) int64 {
+	var most int64
+	for _, s := range pl.loadStrides() {
+		span := int64(1)
+		for _, a := range append([]int{u}, rs...) {
+			span += abs64(s[a]) * int64(pl.shape[a]-1)
+		}
+		most = max(most, 4*span)
+	}
+	return most
 }
 
 // innerSize returns the length of the inner loop for an output axis of n.

@@ -123,7 +123,8 @@ func TestLanes(t *testing.T) {
 // TestInnerAccs checks a sum over a middle axis: without a register tile,
 // the output axis walked inside a long reduce is cut into tiles of
 // Target.Accs accumulators, which the C renderer keeps in vector
-// variables; a short reduce, or no Accs, keeps the whole axis inside.
+// variables; a short reduce, one spanning more than an L2, or no Accs,
+// keeps the whole axis inside.
 func TestInnerAccs(t *testing.T) {
 	mid := func(r int) *Kernel {
 		return &Kernel{AST: store(Float32, shape.FromInts(4, 1, 256), sum([]int{1}, load(1, Float32, shape.FromInts(4, r, 256)))),
@@ -154,6 +155,13 @@ func TestInnerAccs(t *testing.T) {
 	}
 	if got := accs(lower(t, mid(4), Options{})); !slices.Equal(got, []int{256}) {
 		t.Errorf("a reduce of 4: accumulators %v, want [256]", got)
+	}
+	// Rows of 4096 floats: one pass of the reduce spans 1 MiB, more than
+	// an L2, so the inner loop keeps innerSize's 1024.
+	wide := &Kernel{AST: store(Float32, shape.FromInts(2, 1, 4096), sum([]int{1}, load(1, Float32, shape.FromInts(2, 64, 4096)))),
+		Bufs: []BufSpec{{Float32, 2 * 4096}, {Float32, 2 * 64 * 4096}}}
+	if got := accs(lower(t, wide, Options{})); !slices.Equal(got, []int{1024}) {
+		t.Errorf("a reduce spanning 1 MiB: accumulators %v, want [1024]", got)
 	}
 }
 
