@@ -67,9 +67,13 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 		p.Name = pl.name()
 	}
 	p.estimate()
-	if s := streamStore(p); s >= 0 || ch.replays {
-		if o, ok := ch.decide(OptStream, func() (Opt, bool) { return Opt{Axis: p.UOps[p.UOps[s].Src[0]].Buf, Arg: 1}, true }); ok {
-			check(s >= 0, o)
+	if ss := streamStores(p); len(ss) > 0 || ch.replays {
+		buf := -1
+		for _, s := range ss {
+			buf = p.UOps[p.UOps[s].Src[0]].Buf
+		}
+		if o, ok := ch.decide(OptStream, func() (Opt, bool) { return Opt{Axis: buf, Arg: 1}, true }); ok {
+			check(o.Axis == buf && buf >= 0, o)
 		}
 		p.Opts = ch.applied
 	}

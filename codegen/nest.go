@@ -99,6 +99,13 @@ type Target struct {
 	// its own, so that rounding errors grow like the log of the length
 	// (cascade.go).
 	Block int
+	// Accs bounds the inner loop of an output axis walked inside a long
+	// reduce without a register tile (a sum over a middle axis), so that
+	// its accumulators fit in registers: the loop then walks the axis in
+	// tiles of Accs, each over the whole reduce. 0: no bound, the inner
+	// loop as innerSize chooses it (an accumulator array in memory, each
+	// step of the reduce loading and storing every accumulator).
+	Accs int
 }
 
 // DefaultTarget is the target of the C renderer: 16 float lanes (one
@@ -107,8 +114,11 @@ type Target struct {
 // vectors of a step's panel and one broadcast row factor: 15 of the 16;
 // one panel load serves 6 fused multiply-adds, where a 3 x 32 tile's
 // served 3 and its 15 loads per 12 multiply-adds bound the loop), 4 x 4 dot
-// products, 8 x 8 transpose tiles.
-var DefaultTarget = Target{Lanes: 16, Rows: 6, Cols: 16, Dot: 4, Tile: 8}
+// products, 8 x 8 transpose tiles, and inner loops of 64 accumulators
+// without a tile (8 vectors: x.sum(axis=1) of 64x256x256 took 1.5 ms on
+// one thread in tiles of 64 against 2.3 ms with its 256 accumulators in an
+// array, NumPy 1.3-2.0 ms).
+var DefaultTarget = Target{Lanes: 16, Rows: 6, Cols: 16, Dot: 4, Tile: 8, Accs: 64}
 
 // Tuning constants.
 const (
@@ -121,8 +131,10 @@ const (
 	maxInnerAll   = 4096    // the largest single output axis walked whole inside the reduce
 	maxPartFloats = 1 << 16 // a split reduce's parts times its accumulators per part, at most (when parts can be 8)
 	minSplit      = 1 << 15
-	maxLanes      = 64 // lanes are folded by unrolled code
-	minShifted    = 4  // a tile that does not divide its axis needs at least this many tiles: the overlap then wastes under a quarter
+	maxLanes      = 64        // lanes are folded by unrolled code
+	minShifted    = 4         // a tile that does not divide its axis needs at least this many tiles: the overlap then wastes under a quarter
+	minAccsReduce = 32        // Target.Accs bounds the inner loop only of reduces at least this long: a short one (a blocked scan's 4) loads and stores its accumulators a few times, and the tiles would cut each input row into separate streams
+	maxAccsSpan   = 512 << 10 // ... and only where one pass of the reduce spans at most this many bytes of each input (an L2): a pass over partial sums 100 KiB apart (beautiful_mnist's weight gradients, 256 x 25600) would touch a new page at each of its steps for 256 bytes
 )
 
 // order chooses the loop nest for pl, each decision through ch (opt.go):
@@ -169,6 +181,8 @@ func (pl *plan) order(opts Options, ch *chooser) nest {
 			}
 			if pick < 0 && len(gs) == 1 && pl.shape[u] <= maxInnerAll {
 				in = pl.shape[u] // the whole output inside: the reduce is split across workers (splitReduce)
+			} else if pick < 0 && t.Accs > 0 && in > t.Accs && in%t.Accs == 0 && pl.reduceLen(rs) >= minAccsReduce && pl.reduceSpan(u, rs) <= maxAccsSpan {
+				in = t.Accs // accumulators in registers (Target.Accs)
 			}
 			return Opt{Axis: u, Arg: in}, true
 		}); ok {
@@ -249,6 +263,30 @@ func (pl *plan) order(opts Options, ch *chooser) nest {
 	nt.tailAt = len(nt.red) - 1
 	nt.cascade(pl, t.Block, ch)
 	return nt
+}
+
+// reduceLen returns the number of reduce steps over the axes rs.
+func (pl *plan) reduceLen(rs []int) int {
+	n := 1
+	for _, r := range rs {
+		n *= pl.shape[r]
+	}
+	return n
+}
+
+// reduceSpan returns the most bytes (at 4 per element) one pass of the
+// reduce loops rs with output axis u inside spans in any input: the
+// distance between its first and last element read.
+func (pl *plan) reduceSpan(u int, rs []int) int64 {
+	var most int64
+	for _, s := range pl.loadStrides() {
+		span := int64(1)
+		for _, a := range append([]int{u}, rs...) {
+			span += abs64(s[a]) * int64(pl.shape[a]-1)
+		}
+		most = max(most, 4*span)
+	}
+	return most
 }
 
 // innerSize returns the length of the inner loop for an output axis of n.

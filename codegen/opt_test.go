@@ -116,8 +116,15 @@ func TestOptsListed(t *testing.T) {
 func TestStreamOpt(t *testing.T) {
 	k := optKernels()[len(optKernels())-1]
 	p := lower(t, k, Options{})
-	if !p.Opts.Has(OptStream) || !strings.Contains(RenderC(p), "tiny_stream(") {
+	src := RenderC(p)
+	if !p.Opts.Has(OptStream) || !strings.Contains(src, "tiny_stream(") {
 		t.Errorf("want a streamed store, opts %s", p.Opts)
+	}
+	// Non-temporal stores for AVX-512 and for AVX alone (AVX2 machines).
+	for _, w := range []string{"__builtin_ia32_movntps512(", "__builtin_ia32_movntps256("} {
+		if !strings.Contains(src, w) {
+			t.Errorf("the streaming prelude lacks %s", w)
+		}
 	}
 	q := lower(t, k, Options{Skip: []OptOp{OptStream}})
 	if strings.Contains(RenderC(q), "tiny_stream(") {

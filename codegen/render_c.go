@@ -164,6 +164,8 @@ type cRenderer struct {
 	used      map[string]bool // helper functions the source needs
 	// While one copy of a loop body is emitted:
 	tmp     int          // the STORE writing to the streaming block instead, -1 if none
+	tmpLoop int          // the loop that block is of
+	streams map[int]int  // innermost loops whose store can be streamed -> that STORE (streamStores)
 	sin     string       // "fast": SIN uses the fast path and sets big; "" the exact one
 	big     string       // the flag variable of the fast sin
 	vec     vecPlan      // loops and accumulators rendered as vectors (render_c_vec.go)
@@ -188,6 +190,7 @@ func newCRenderer(p *Program) *cRenderer {
 	}
 	r.vec = r.planVec()
 	r.pack = r.planPack(true)
+	r.streams = streamStores(p)
 	return r
 }
 
@@ -230,6 +233,9 @@ func (r *cRenderer) render() string {
 	}
 	r.depth++
 	r.block(0, len(r.u), true)
+	if r.used["stream"] {
+		r.line("tiny_sfence();") // once: a fence after each streamed row was slower (render_c_prelude.go)
+	}
 	r.depth--
 	r.line("}")
 	args := strings.Join(r.args(), ", ")
@@ -436,7 +442,8 @@ func (r *cRenderer) uop(i int) {
 			v = "tiny_f2h(" + v + ")"
 		}
 		if i == r.tmp {
-			dst = fmt.Sprintf("tiny_tmp[%s - %s_s]", r.ref(u.Src[1]), r.u[u.Src[1]].Name)
+			n := r.u[r.tmpLoop].Name
+			dst = fmt.Sprintf("tiny_tmp[%s - %s_s]", n, n)
 		}
 		if len(u.Src) > 3 {
 			r.line("if (%s) %s = %s;", r.ref(u.Src[3]), dst, v)

@@ -1,58 +1,148 @@
 package codegen
 
-import "slices"
-
 // This file holds the store form RenderC picks from the uops: streaming
 // stores for large outputs.
 
 // CStreamBytes is the output size from which RenderC writes a contiguous
-// store around the caches (the next kernel would not find it there anyway).
-const CStreamBytes = 32 << 20
+// store around the caches: half the 32 MiB L3 of this machine, where the
+// next kernel would find little of it anyway, and a loop of calls (the
+// benchmarks' y = f(x)) writes a different output buffer each time, whose
+// lines a plain store first reads from memory. The wide table's rows whose
+// outputs are streamed since the bound was 32 MiB and only a 1-D global
+// loop was streamed (the 16 MiB outputs of pad, x + bias and the last
+// kernels of log_softmax and of cumsum down the columns; cat's 32 MiB, row
+// by row): 3.85 / 4.20 / 13.2 / 13.4 / 6.66 ms before, 3.12 / 3.01 / 10.1
+// / 9.96 / 5.45 ms after (medians of 5 alternated runs, load 4-5).
+const CStreamBytes = 16 << 20
 
-// streamStore returns the STORE of p that streaming stores can write, or
-// -1: the one store of the global loop, innermost and not a split reduce,
-// of a float32 output of at least CStreamBytes, contiguous in the loop
-// variable, ungated, to a buffer the program never loads, with no
-// accumulator folded in the loop. Lower records it as OptStream.
-func streamStore(p *Program) int {
+// minStreamTrip is the fewest iterations of an inner loop whose store is
+// streamed: a pad's one-element edges keep plain stores.
+const minStreamTrip = 64
+
+// streamStores returns, for each innermost loop of p whose store
+// streaming stores can write, that STORE (nil when none): p is elementwise
+// (no accumulators), not a split reduce, and stores only to one float32
+// output of at least CStreamBytes that it never loads, ungated; the loop
+// holds no other store, the store's index is the loop variable plus
+// values computed before the loop (contiguous in the loop), and its loads
+// ascend with it or stay (loadsAscend). The loop is the
+// global loop, or one of at least minStreamTrip iterations (a row of an
+// elementwise kernel over a 2-D shape). Lower records it as OptStream.
+func streamStores(p *Program) map[int]int {
 	us := p.UOps
-	global := slices.IndexFunc(us, func(u UOp) bool { return u.Op == OpRange })
-	if global < 0 || p.SplitReduce || int64(p.Global)*4 < CStreamBytes {
-		return -1
-	}
-	store := -1
-	for j := global + 1; us[j].Op != OpEnd || us[j].Src[0] != global; j++ {
-		switch u := us[j]; u.Op {
-		case OpRange, OpAccum:
-			return -1
+	buf := -1
+	for _, u := range us {
+		switch u.Op {
+		case OpAccum, OpDefineAcc:
+			return nil
 		case OpStore:
 			g := us[u.Src[0]]
-			if store >= 0 || g.Op != OpDefineGlobal || g.DType != Float32 || len(u.Src) > 3 || u.Src[1] != global {
-				return -1
+			if g.Op != OpDefineGlobal || g.DType != Float32 || len(u.Src) > 3 || buf >= 0 && g.Buf != buf {
+				return nil
 			}
-			store = j
+			buf = g.Buf
 		}
 	}
-	if store < 0 {
-		return -1
+	if buf < 0 || p.SplitReduce || int64(p.Bufs[buf].Size)*4 < CStreamBytes {
+		return nil
 	}
-	buf := us[us[store].Src[0]].Buf
 	for _, u := range us {
 		if u.Op == OpLoad && us[u.Src[0]].Op == OpDefineGlobal && us[u.Src[0]].Buf == buf {
-			return -1
+			return nil
 		}
 	}
-	return store
+	l := newCListing(p, cConst)
+	out := map[int]int{}
+	for i, u := range us {
+		if u.Op != OpRange || !l.innermost[i] {
+			continue
+		}
+		if i != l.global {
+			if lo, hi := us[u.Src[0]], us[u.Src[1]]; lo.Op != OpConst || lo.Val != 0 || hi.Op != OpConst || hi.Val < minStreamTrip {
+				continue
+			}
+		}
+		store := -1
+		for j := i + 1; j < l.end[i]; j++ {
+			if us[j].Op == OpStore {
+				if store >= 0 {
+					store = -2
+					break
+				}
+				store = j
+			}
+		}
+		if store >= 0 && streamContiguous(us, i, us[store].Src[1]) && l.loadsAscend(i) {
+			out[i] = store
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
-// streamLoop emits innermost loop i; when it is the global loop and the
-// Program's Opts say to stream its store (OptStream), it computes blocks of
-// 1024 into a buffer on the stack and writes each with non-temporal
-// stores, which skip reading the output's cache lines before writing them.
+// loadsAscend reports whether every load in loop i reads at a fixed place
+// or at the next element each iteration: a loop that reads backwards (a
+// flip) or strided measured slower streamed, through the block on the
+// stack (4096x1024 flipped: 5.1-5.9 ms of CPU against 4.8-5.8 not
+// streamed).
+func (l *cListing) loadsAscend(i int) bool {
+	memo := map[int]int64{i: 1}
+	for j := i + 1; j < l.end[i]; j++ {
+		if u := l.u[j]; u.Op == OpLoad {
+			if c := l.coef(u.Src[1], i, memo); c != 0 && c != 1 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// streamContiguous reports whether index x is loop i's variable plus
+// values computed before the loop: a tree of additions with the variable
+// at one leaf.
+func streamContiguous(us []UOp, i, x int) bool {
+	n := 0
+	var walk func(x int) bool
+	walk = func(x int) bool {
+		switch {
+		case x == i:
+			n++
+			return true
+		case x < i:
+			return true
+		case us[x].Op == OpAdd && len(us[x].Src) == 2:
+			return walk(us[x].Src[0]) && walk(us[x].Src[1])
+		}
+		return false
+	}
+	return walk(x) && n == 1
+}
+
+// streamAt renders index x (streamContiguous in loop i) at the loop
+// variable's value name.
+func (r *cRenderer) streamAt(i, x int, name string) string {
+	switch {
+	case x == i:
+		return name
+	case x < i:
+		return r.ref(x)
+	}
+	return "(" + r.streamAt(i, r.u[x].Src[0], name) + "+" + r.streamAt(i, r.u[x].Src[1], name) + ")"
+}
+
+// streamLoop emits innermost loop i; when the Program's Opts say to stream
+// the output (OptStream) and the loop's store can be (streamStores), it
+// computes blocks of 1024 iterations into a buffer on the stack and writes
+// each with non-temporal stores, which skip reading the output's cache
+// lines before writing them.
 func (r *cRenderer) streamLoop(i int, lo, hi string) {
 	store := -1
-	if r.p.Opts.Has(OptStream) && i == r.global && !r.split && r.rerunnable(i) {
-		store = streamStore(r.p)
+	if r.p.Opts.Has(OptStream) && !r.split && r.rerunnable(i) {
+		if s, ok := r.streams[i]; ok {
+			store = s
+		}
 	}
 	if store < 0 {
 		r.plainLoop(i, lo, hi)
@@ -61,17 +151,17 @@ func (r *cRenderer) streamLoop(i int, lo, hi string) {
 	su := r.u[store]
 	r.used["stream"] = true
 	n := r.u[i].Name
+	at := r.streamAt(i, su.Src[1], n+"_s")
 	r.line("for (long %s_s = %s; %s_s < %s; %s_s += 1024) {", n, lo, n, hi, n)
 	r.line("  const long %s_e = %s_s + 1024 < %s ? %s_s + 1024 : %s;", n, n, hi, n, hi)
 	r.line("  float tiny_tmp[1024] __attribute__((aligned(64)));")
 	r.depth++
-	r.tmp = store
+	r.tmp, r.tmpLoop = store, i
 	r.plainLoop(i, n+"_s", n+"_e")
 	r.tmp = -1
-	r.line("tiny_stream(&%s[%s_s], tiny_tmp, %s_e - %s_s);", r.ref(su.Src[0]), n, n, n)
+	r.line("tiny_stream(&%s[%s], tiny_tmp, %s_e - %s_s);", r.ref(su.Src[0]), at, n, n)
 	r.depth--
 	r.line("}")
-	r.line("tiny_sfence();")
 }
 
 // rerunnable reports whether running loop i twice gives the same result:

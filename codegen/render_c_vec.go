@@ -336,18 +336,18 @@ const noCoef = int64(-1 << 62)
 
 // coef returns the multiple of loop variable i's value in index uop j, or
 // noCoef when j is not linear in it.
-func (r *cRenderer) coef(j, i int, memo map[int]int64) int64 {
+func (l *cListing) coef(j, i int, memo map[int]int64) int64 {
 	if c, ok := memo[j]; ok {
 		return c
 	}
-	u := r.u[j]
-	if j < i || j > r.end[i] {
+	u := l.u[j]
+	if j < i || j > l.end[i] {
 		return 0
 	}
 	c := noCoef
 	switch u.Op {
 	case OpAdd, OpSub:
-		a, b := r.coef(u.Src[0], i, memo), r.coef(u.Src[1], i, memo)
+		a, b := l.coef(u.Src[0], i, memo), l.coef(u.Src[1], i, memo)
 		if a != noCoef && b != noCoef {
 			if u.Op == OpAdd {
 				c = a + b
@@ -356,19 +356,19 @@ func (r *cRenderer) coef(j, i int, memo map[int]int64) int64 {
 			}
 		}
 	case OpMul:
-		a, b := r.coef(u.Src[0], i, memo), r.coef(u.Src[1], i, memo)
+		a, b := l.coef(u.Src[0], i, memo), l.coef(u.Src[1], i, memo)
 		switch {
 		case a == 0 && b == 0:
 			c = 0
-		case b != noCoef && r.u[u.Src[0]].Op == OpConst:
-			c = b * int64(r.u[u.Src[0]].Val)
-		case a != noCoef && r.u[u.Src[1]].Op == OpConst:
-			c = a * int64(r.u[u.Src[1]].Val)
+		case b != noCoef && l.u[u.Src[0]].Op == OpConst:
+			c = b * int64(l.u[u.Src[0]].Val)
+		case a != noCoef && l.u[u.Src[1]].Op == OpConst:
+			c = a * int64(l.u[u.Src[1]].Val)
 		}
 	default:
 		dep := false
 		for _, s := range u.Src {
-			dep = dep || s == i || (s > i && s < r.end[i] && r.coef(s, i, memo) != 0)
+			dep = dep || s == i || (s > i && s < l.end[i] && l.coef(s, i, memo) != 0)
 		}
 		if !dep {
 			c = 0

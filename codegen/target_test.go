@@ -120,6 +120,51 @@ func TestLanes(t *testing.T) {
 	}
 }
 
+// TestInnerAccs checks a sum over a middle axis: without a register tile,
+// the output axis walked inside a long reduce is cut into tiles of
+// Target.Accs accumulators, which the C renderer keeps in vector
+// variables; a short reduce, one spanning more than an L2, or no Accs,
+// keeps the whole axis inside.
+func TestInnerAccs(t *testing.T) {
+	mid := func(r int) *Kernel {
+		return &Kernel{AST: store(Float32, shape.FromInts(4, 1, 256), sum([]int{1}, load(1, Float32, shape.FromInts(4, r, 256)))),
+			Bufs: []BufSpec{{Float32, 4 * 256}, {Float32, 4 * r * 256}}}
+	}
+	accs := func(p *Program) []int {
+		var out []int
+		for _, u := range p.UOps {
+			if u.Op == OpDefineAcc {
+				out = append(out, u.Size)
+			}
+		}
+		return out
+	}
+	p := lower(t, mid(64), Options{})
+	if got := accs(p); !slices.Equal(got, []int{64}) || !p.Opts.Has(OptInner) {
+		t.Errorf("default target: accumulators %v, want [64]\n%s", got, p)
+	}
+	// outer, column tiles, reduce, columns, then the store loop
+	if got, want := rangeSizes(p), []int{4, 4, 64, 64, 64}; !slices.Equal(got, want) {
+		t.Errorf("loops %v, want %v\n%s", got, want, p)
+	}
+	if src := RenderC(p); !strings.Contains(src, "tiny_v8 acc") || strings.Contains(src, "for (long ridx3 = 0LL; ridx3 < 64LL") {
+		t.Errorf("want the 64 accumulators in vector variables, the column loop unrolled:\n%s", src)
+	}
+	if got := accs(lower(t, mid(64), Options{Target: &Target{Lanes: 16, Rows: 6, Cols: 16}})); !slices.Equal(got, []int{256}) {
+		t.Errorf("no Accs: accumulators %v, want [256]", got)
+	}
+	if got := accs(lower(t, mid(4), Options{})); !slices.Equal(got, []int{256}) {
+		t.Errorf("a reduce of 4: accumulators %v, want [256]", got)
+	}
+	// Rows of 4096 floats: one pass of the reduce spans 1 MiB, more than
+	// an L2, so the inner loop keeps innerSize's 1024.
+	wide := &Kernel{AST: store(Float32, shape.FromInts(2, 1, 4096), sum([]int{1}, load(1, Float32, shape.FromInts(2, 64, 4096)))),
+		Bufs: []BufSpec{{Float32, 2 * 4096}, {Float32, 2 * 64 * 4096}}}
+	if got := accs(lower(t, wide, Options{})); !slices.Equal(got, []int{1024}) {
+		t.Errorf("a reduce spanning 1 MiB: accumulators %v, want [1024]", got)
+	}
+}
+
 // TestTransposeTiles checks a transposed copy walking Tile x Tile tiles.
 func TestTransposeTiles(t *testing.T) {
 	tr := must(shape.FromInts(64, 32).Permute([]int{1, 0}))
