@@ -258,11 +258,12 @@ func (e *emitter) accumulate(nt nest) {
 }
 
 // foldLevel folds the lanes of the reduces emitted so far, for the loops
-// of the next level to read: outside the loops, at the first lane. With
-// no lanes, those loops read the accumulators where they are (an output
-// axis walked inside the reduce: at its position).
+// of the next level to read: outside the loops, at the first lane, so that
+// no load of an accumulator sits in them (the CPU device runs a loop
+// without one as a run). With an output axis walked inside the reduce (no
+// lanes), those loops read the accumulators at its position.
 func (e *emitter) foldLevel(nt nest) {
-	if e.lanes == 1 {
+	if len(nt.inner) > 0 {
 		return
 	}
 	if len(e.done) == 0 {

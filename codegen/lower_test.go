@@ -257,3 +257,38 @@ func TestMixedLayoutReduce(t *testing.T) {
 		t.Errorf("both channels-outer: want no inner output axis, got %s", p.Opts)
 	}
 }
+
+// TestNestedReduce lowers argmax's form, a max inside the max of the
+// positions equal to it, with lanes and without: two reduce nests one
+// after the other, the inner one's value read from outside the outer
+// one's loops (the CPU device runs a loop with no accumulator load as a
+// run), and no split of the reduce across workers for a single output.
+func TestNestedReduce(t *testing.T) {
+	for _, sh := range [][]int{{8, 100}, {1, 5000}} {
+		full := shape.FromInts(sh...)
+		x := load(1, Float32, full)
+		m := &Node{Op: OpReduce, DType: Float32, ReduceOp: OpMax, Axes: []int{1}, Src: []*Node{x}}
+		pos := load(2, Int32, must(shape.FromInts(1, sh[1]).ExpandInts(sh)))
+		eq := alu(OpMul, Int32, alu(OpCast, Int32, alu(OpCmpEq, Bool, x, m)), pos)
+		outer := &Node{Op: OpReduce, DType: Int32, ReduceOp: OpMax, Axes: []int{1}, Src: []*Node{eq}}
+		k := &Kernel{Name: "nested", AST: store(Int32, shape.FromInts(sh[0], 1), outer),
+			Bufs: []BufSpec{{Int32, sh[0]}, {Float32, sh[0] * sh[1]}, {Int32, sh[1]}}}
+		for _, tgt := range []Target{DefaultTarget, {}} {
+			p := lower(t, k, Options{Target: &tgt})
+			if p.SplitReduce || count(p, OpRange, RangeReduce) < 2 {
+				t.Errorf("%v lanes %d: split %v, %d reduce loops, want two nests unsplit\n%s", sh, tgt.Lanes, p.SplitReduce, count(p, OpRange, RangeReduce), p)
+			}
+			depth := 0
+			for _, u := range p.UOps {
+				switch {
+				case u.Op == OpRange && u.Kind == RangeReduce:
+					depth++
+				case u.Op == OpEnd && p.UOps[u.Src[0]].Kind == RangeReduce:
+					depth--
+				case u.Op == OpLoad && p.UOps[u.Src[0]].Op == OpDefineAcc && depth > 0:
+					t.Errorf("%v lanes %d: an accumulator loaded inside a reduce loop\n%s", sh, tgt.Lanes, p)
+				}
+			}
+		}
+	}
+}
