@@ -178,7 +178,7 @@ func bound(clause *symbolic.Node, x string, allowed map[string]*symbolic.Node) (
 // clipCandidates returns the reduce loops of nt that can be clipped, outer
 // first, each with its bounds.
 func (pl *plan) clipCandidates(nt nest) []clipAxis {
-	if len(pl.reduces) == 0 || len(nt.red) < 2 {
+	if len(pl.reduces) == 0 || len(nt.red) < 2 || pl.top > 0 {
 		return nil
 	}
 	if !nt.oneBlock && slices.ContainsFunc(pl.reduces, cascades) {

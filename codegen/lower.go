@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"tiny/symbolic"
@@ -94,20 +95,23 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 
 // emitter walks the AST inside the loop nest.
 type emitter struct {
-	b     *builder
-	pl    *plan
-	vars  map[string]*bnode         // loop variables by name
-	syms  map[*symbolic.Node]*bnode // lowered symbolic nodes
-	axes  []*symbolic.Node          // the index expression of each axis in the current copy
-	accs  []map[*Node]*bnode        // DEFINE_ACC of each reduce, per upcast copy
-	copy  int                       // the upcast copy being emitted
-	comp  []map[*Node]*bnode        // the compensation of each float sum, per upcast copy (cascade.go)
-	acc   *bnode                    // the accumulator index, nil when there are none
-	accIx *symbolic.Node            // the same as an expression
-	lanes int                       // accumulators per output element (1: no lanes)
-	red   []loop                    // unrolled reduce axes, folded without accumulators
-	loops int
-	skips []skip // one per shifted loop open
+	b        *builder
+	pl       *plan
+	vars     map[string]*bnode         // loop variables by name
+	syms     map[*symbolic.Node]*bnode // lowered symbolic nodes
+	axes     []*symbolic.Node          // the index expression of each axis in the current copy
+	accs     []map[*Node]*bnode        // DEFINE_ACC of each reduce, per upcast copy
+	done     []map[*Node]*bnode        // per upcast copy, the folded value of each reduce of a lower level than the one emitted (lanes only)
+	level    []*Node                   // the reduces of the level whose loops are emitted
+	copy     int                       // the upcast copy being emitted
+	comp     []map[*Node]*bnode        // the compensation of each float sum, per upcast copy (cascade.go)
+	acc      *bnode                    // the accumulator index, nil when there are none
+	accIx    *symbolic.Node            // the same as an expression
+	lanes    int                       // accumulators per output element (1: no lanes)
+	red      []loop                    // unrolled reduce axes, folded without accumulators
+	foldBase []*symbolic.Node          // while fold runs: the axis of each loop of red before it
+	loops    int
+	skips    []skip // one per shifted loop open
 
 	clips   map[int]*clipAxis // the clipped reduce loops by axis (clip.go)
 	clipped []*symbolic.Node  // their mask clauses, true inside them
@@ -209,34 +213,74 @@ func (e *emitter) accumulate(nt nest) {
 	for _, l := range nt.inner {
 		size *= l.size
 	}
-	e.accs = e.defineAccs(nt, size, func(*Node) bool { return true })
-	e.comp = nil
-	if len(nt.red) > 1 && !nt.oneBlock && slices.ContainsFunc(e.pl.reduces, cascades) {
-		e.comp = e.defineAccs(nt, size, cascades)
-	}
 	saved := append([]*symbolic.Node{}, e.axes...)
-	e.reduceFrom(nt, 0, size)
-	if e.comp != nil {
-		e.overAccs(size, func(idx *bnode) {
-			for c, accs := range e.comp {
-				for _, r := range e.pl.reduces {
-					if !cascades(r) {
-						continue
-					}
-					// Take the last error out, unless the sum is an infinity
-					// or NaN.
-					s := e.b.ordered(UOp{Op: OpLoad, DType: r.DType}, e.accs[c][r], idx)
-					v := e.b.pure(UOp{Op: OpNeg, DType: r.DType}, e.b.ordered(UOp{Op: OpLoad, DType: r.DType}, accs[r], idx))
-					finite := e.b.pure(UOp{Op: OpCmpEq, DType: Bool}, e.b.pure(UOp{Op: OpSub, DType: r.DType}, s, s), e.konst(0, r.DType))
-					v = e.b.pure(UOp{Op: OpWhere, DType: r.DType}, finite, v, e.konst(0, r.DType))
-					e.b.ordered(UOp{Op: OpAccum, DType: r.DType, ReduceOp: OpAdd}, e.accs[c][r], idx, v)
-				}
+	// A reduce inside another (argmax's max, inside the search for its
+	// first position) is folded by reduce loops of its own before the
+	// loops of the reduce that reads it: one level after the other.
+	for lv := 0; lv <= e.pl.top; lv++ {
+		e.level = e.level[:0]
+		for _, r := range e.pl.reduces {
+			if e.pl.level[r] == lv {
+				e.level = append(e.level, r)
 			}
-		})
+		}
+		if lv > 0 {
+			e.foldLevel(nt)
+		}
+		e.accs = e.defineAccs(nt, size, func(*Node) bool { return true })
+		e.comp = nil
+		if len(nt.red) > 1 && !nt.oneBlock && slices.ContainsFunc(e.level, cascades) {
+			e.comp = e.defineAccs(nt, size, cascades)
+		}
+		e.reduceFrom(nt, 0, size)
+		if e.comp != nil {
+			e.overAccs(size, func(idx *bnode) {
+				for c, accs := range e.comp {
+					for _, r := range e.level {
+						if !cascades(r) {
+							continue
+						}
+						// Take the last error out, unless the sum is an infinity
+						// or NaN.
+						s := e.b.ordered(UOp{Op: OpLoad, DType: r.DType}, e.accs[c][r], idx)
+						v := e.b.pure(UOp{Op: OpNeg, DType: r.DType}, e.b.ordered(UOp{Op: OpLoad, DType: r.DType}, accs[r], idx))
+						finite := e.b.pure(UOp{Op: OpCmpEq, DType: Bool}, e.b.pure(UOp{Op: OpSub, DType: r.DType}, s, s), e.konst(0, r.DType))
+						v = e.b.pure(UOp{Op: OpWhere, DType: r.DType}, finite, v, e.konst(0, r.DType))
+						e.b.ordered(UOp{Op: OpAccum, DType: r.DType, ReduceOp: OpAdd}, e.accs[c][r], idx, v)
+					}
+				}
+			})
+		}
+		copy(e.axes, saved)
+		clear(e.memo)
 	}
-	copy(e.axes, saved)
-	clear(e.memo)
 	e.openInner(nt.inner, false)
+}
+
+// foldLevel folds the lanes of the reduces emitted so far, for the loops
+// of the next level to read: outside the loops, at the first lane. With
+// no lanes, those loops read the accumulators where they are (an output
+// axis walked inside the reduce: at its position).
+func (e *emitter) foldLevel(nt nest) {
+	if e.lanes == 1 {
+		return
+	}
+	if len(e.done) == 0 {
+		e.done = make([]map[*Node]*bnode, len(e.accs))
+		for c := range e.done {
+			e.done[c] = map[*Node]*bnode{}
+		}
+	}
+	e.accIx = symbolic.C(0)
+	e.acc = e.sym(e.accIx)
+	e.copies(nt.upcast, func() {
+		for _, r := range e.pl.reduces {
+			if _, ok := e.done[e.copy][r]; !ok && e.accs[e.copy][r] != nil {
+				e.done[e.copy][r] = e.foldLanes(r)
+			}
+		}
+	})
+	clear(e.memo)
 }
 
 // defineAccs emits, for each upcast copy, an accumulator of size for each
@@ -246,11 +290,12 @@ func (e *emitter) defineAccs(nt nest, size int, level func(*Node) bool) []map[*N
 	var out []map[*Node]*bnode
 	e.copies(nt.upcast, func() {
 		accs := map[*Node]*bnode{}
-		for _, r := range e.pl.reduces {
+		if e.accs != nil {
+			maps.Copy(accs, e.accs[e.copy])
+		}
+		for _, r := range e.level {
 			if level(r) {
 				accs[r] = e.b.ordered(UOp{Op: OpDefineAcc, DType: r.DType, Val: identity(r.ReduceOp, r.DType), Size: size, ReduceOp: r.ReduceOp})
-			} else {
-				accs[r] = e.accs[e.copy][r]
 			}
 		}
 		out = append(out, accs)
@@ -326,7 +371,7 @@ func (e *emitter) inBlock(nt nest, size int, block bool, f func()) {
 	e.accs = outer
 	e.overAccs(size, func(idx *bnode) {
 		for c, accs := range inner {
-			for _, r := range e.pl.reduces {
+			for _, r := range e.level {
 				if !cascades(r) {
 					continue
 				}
@@ -367,7 +412,7 @@ func (e *emitter) overAccs(size int, f func(idx *bnode)) {
 // the accumulators, in every upcast copy.
 func (e *emitter) accumulateBody(nt nest) {
 	e.copies(nt.upcast, func() {
-		for _, r := range e.pl.reduces {
+		for _, r := range e.level {
 			v := e.fold(r)
 			e.b.ordered(UOp{Op: OpAccum, DType: r.DType, ReduceOp: r.ReduceOp}, e.accs[e.copy][r], e.acc, v)
 		}
@@ -475,7 +520,31 @@ func (e *emitter) copies(ls []loop, f func()) {
 // reduce when no reduce loop is left).
 func (e *emitter) fold(r *Node) *bnode {
 	var acc *bnode
+	c := e.copy
+	if e.foldBase == nil {
+		e.foldBase = make([]*symbolic.Node, len(e.red))
+		for k, l := range e.red {
+			e.foldBase[k] = e.axes[l.axis]
+		}
+		defer func() { e.foldBase = nil }()
+	} else {
+		// A reduce inside the one being folded (argmax's max) folds the
+		// same positions, from the first.
+		at := make([]*symbolic.Node, len(e.red))
+		for k, l := range e.red {
+			at[k] = e.axes[l.axis]
+		}
+		for k, l := range e.red {
+			e.setAxis(l.axis, e.foldBase[k])
+		}
+		defer func() {
+			for k, l := range e.red {
+				e.setAxis(l.axis, at[k])
+			}
+		}()
+	}
 	e.copies(e.red, func() {
+		e.copy = c // the upcast copy: a reduce inside reads its accumulators
 		v := e.value(r.Src[0])
 		if acc == nil {
 			acc = v
@@ -532,24 +601,12 @@ func (e *emitter) lowerNode(n *Node) *bnode {
 		if e.accs == nil {
 			return e.fold(n)
 		}
-		// The lanes fold pairwise: ((l0+l1)+(l2+l3))+...
-		acc := e.accs[e.copy][n]
-		vs := []*bnode{e.b.ordered(UOp{Op: OpLoad, DType: n.DType}, acc, e.acc)}
-		for l := 1; l < e.lanes; l++ {
-			idx := e.sym(symbolic.Simplify(symbolic.Add(e.accIx, symbolic.C(int64(l)))))
-			vs = append(vs, e.b.ordered(UOp{Op: OpLoad, DType: n.DType}, acc, idx))
-		}
-		for len(vs) > 1 {
-			var next []*bnode
-			for i := 0; i+1 < len(vs); i += 2 {
-				next = append(next, e.alu(n.ReduceOp, n.DType, vs[i], vs[i+1]))
+		if len(e.done) > 0 {
+			if v, ok := e.done[e.copy][n]; ok {
+				return v
 			}
-			if len(vs)%2 == 1 {
-				next = append(next, vs[len(vs)-1])
-			}
-			vs = next
 		}
-		return vs[0]
+		return e.foldLanes(n)
 	case OpCast:
 		return e.cast(e.value(n.Src[0]), n.DType)
 	}
@@ -561,6 +618,28 @@ func (e *emitter) lowerNode(n *Node) *bnode {
 		src[i] = e.value(s)
 	}
 	return e.alu(n.Op, n.DType, src...)
+}
+
+// foldLanes returns reduce n's value at the current output position: its
+// accumulator's lanes from e.acc on, folded pairwise ((l0+l1)+(l2+l3))+...
+func (e *emitter) foldLanes(n *Node) *bnode {
+	acc := e.accs[e.copy][n]
+	vs := []*bnode{e.b.ordered(UOp{Op: OpLoad, DType: n.DType}, acc, e.acc)}
+	for l := 1; l < e.lanes; l++ {
+		idx := e.sym(symbolic.Simplify(symbolic.Add(e.accIx, symbolic.C(int64(l)))))
+		vs = append(vs, e.b.ordered(UOp{Op: OpLoad, DType: n.DType}, acc, idx))
+	}
+	for len(vs) > 1 {
+		var next []*bnode
+		for i := 0; i+1 < len(vs); i += 2 {
+			next = append(next, e.alu(n.ReduceOp, n.DType, vs[i], vs[i+1]))
+		}
+		if len(vs)%2 == 1 {
+			next = append(next, vs[len(vs)-1])
+		}
+		vs = next
+	}
+	return vs[0]
 }
 
 // alu returns the uop of ALU op over src, or an operand when the op does

@@ -255,7 +255,9 @@ func (pl *plan) order(opts Options, ch *chooser) nest {
 	if len(nt.red) == 0 && !tiled && !opts.NoReorder {
 		nt.peelEdges(pl, ch)
 	}
-	if len(nt.outer) == 0 && len(nt.red) > 0 {
+	if len(nt.outer) == 0 && len(nt.red) > 0 && pl.top == 0 {
+		// (A reduce inside another needs its whole reduce before the
+		// outer one's first step: a part of it is not enough.)
 		nt.splitReduce(ch)
 	}
 	nt.tailAt = len(nt.red) - 1

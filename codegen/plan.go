@@ -15,8 +15,10 @@ type plan struct {
 	k       *Kernel
 	shape   []int
 	red     []bool
-	reduces []*Node // the Reduce nodes, all over the same axes
-	leaves  []*Node // Load, Const, Gather and Store nodes
+	reduces []*Node       // the Reduce nodes, all over the same axes, each after those inside it
+	level   map[*Node]int // of each reduce: 0, or one more than the highest level of the reduces inside it
+	top     int           // the highest level
+	leaves  []*Node       // Load, Const, Gather and Store nodes
 	sts     map[*Node]shape.Tracker
 	never   map[*Node]bool              // loads and consts whose tracker is never valid: they read 0
 	strides [][]int64                   // loadStrides' answer for the current shape; nil until asked
@@ -33,14 +35,15 @@ func analyze(k *Kernel) (pl *plan, err error) {
 	if k.AST == nil || k.AST.Op != OpStore {
 		return nil, fmt.Errorf("codegen: kernel root must be STORE")
 	}
-	pl = &plan{k: k, sts: map[*Node]shape.Tracker{}, never: map[*Node]bool{}}
-	seen := map[*Node]bool{}
-	var walk func(n *Node, inReduce bool) error
-	walk = func(n *Node, inReduce bool) error {
-		if seen[n] {
-			return nil
+	pl = &plan{k: k, sts: map[*Node]shape.Tracker{}, never: map[*Node]bool{}, level: map[*Node]int{}}
+	// depth is 0 for a node with no reduce at or below it, else one more
+	// than the highest level of those reduces.
+	depth := map[*Node]int{}
+	var walk func(n *Node) (int, error)
+	walk = func(n *Node) (int, error) {
+		if d, ok := depth[n]; ok {
+			return d, nil
 		}
-		seen[n] = true
 		switch n.Op {
 		case OpLoad, OpConst, OpStore, OpGather:
 			pl.leaves = append(pl.leaves, n)
@@ -52,26 +55,30 @@ func analyze(k *Kernel) (pl *plan, err error) {
 				pl.sts[n] = broadcast(n.ST.IntShape())
 			}
 			if n.Op != OpConst && (n.Buf < 0 || n.Buf >= len(k.Bufs)) {
-				return fmt.Errorf("codegen: buffer %d out of range", n.Buf)
+				return 0, fmt.Errorf("codegen: buffer %d out of range", n.Buf)
 			}
-		case OpReduce:
-			if inReduce {
-				return fmt.Errorf("codegen: nested reduce")
+		}
+		d := 0
+		for _, s := range n.Src {
+			ds, err := walk(s)
+			if err != nil {
+				return 0, err
 			}
+			d = max(d, ds)
+		}
+		if n.Op == OpReduce {
 			if len(pl.reduces) > 0 && !slices.Equal(pl.reduces[0].Axes, n.Axes) {
-				return fmt.Errorf("codegen: reduces over different axes in one kernel")
+				return 0, fmt.Errorf("codegen: reduces over different axes in one kernel")
 			}
 			pl.reduces = append(pl.reduces, n)
-			inReduce = true
+			pl.level[n] = d
+			pl.top = max(pl.top, d)
+			d++
 		}
-		for _, s := range n.Src {
-			if err := walk(s, inReduce); err != nil {
-				return err
-			}
-		}
-		return nil
+		depth[n] = d
+		return d, nil
 	}
-	if err := walk(k.AST, false); err != nil {
+	if _, err := walk(k.AST); err != nil {
 		return nil, err
 	}
 	pl.shape = k.AST.ST.IntShape()

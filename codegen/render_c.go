@@ -175,8 +175,9 @@ type cRenderer struct {
 
 func newCRenderer(p *Program) *cRenderer {
 	r := &cRenderer{cListing: newCListing(p, cConst), tmp: -1, partOff: map[int]int{}, used: map[string]bool{}}
+	folded := r.globalFolds()
 	for i, u := range r.u {
-		if u.Op == OpDefineAcc && r.scope[i] < 0 {
+		if u.Op == OpDefineAcc && r.scope[i] < 0 && folded[i] {
 			r.partOff[i] = r.partBytes
 			r.partBytes += (max(u.Size, 1)*8 + 63) &^ 63
 		}
@@ -284,7 +285,7 @@ func (r *cRenderer) block(from, to int, main bool) {
 				r.vecFlush(i)
 			}
 			i = e
-		case u.Op == OpDefineAcc && r.split && r.scope[i] == -1:
+		case u.Op == OpDefineAcc && r.split && r.isPart(i):
 			t := cValueType(u.DType)
 			r.line("%s* restrict acc%d = (%s*)(%s + %d);", t, i, t, map[bool]string{true: "part", false: "parts"}[main], r.partOff[i])
 			if main {
@@ -294,6 +295,12 @@ func (r *cRenderer) block(from, to int, main bool) {
 			r.uop(i)
 		}
 	}
+}
+
+// isPart reports whether DEFINE_ACC i holds partials.
+func (r *cRenderer) isPart(i int) bool {
+	_, ok := r.partOff[i]
+	return ok
 }
 
 // combine folds the chunks' partial accumulators into the first chunk's,

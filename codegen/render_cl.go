@@ -509,8 +509,9 @@ func (r *clRenderer) combined(reds []int) int {
 
 // splitKernels renders mode split's two kernels.
 func (r *clRenderer) splitKernels() []CLKernel {
+	folded := r.globalFolds()
 	for i, u := range r.u {
-		if u.Op == OpDefineAcc && r.scope[i] == -1 {
+		if u.Op == OpDefineAcc && r.scope[i] == -1 && folded[i] {
 			r.partOff[i] = r.parts
 			r.parts += max(u.Size, 1) * 8
 		}

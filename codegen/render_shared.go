@@ -197,3 +197,20 @@ func unsignedLit(v float64, d DType, suffix64 string) string {
 	}
 	return u
 }
+
+// globalFolds returns the top-level accumulators that the global loop
+// folds into: those whose partials the workers of a split reduce combine.
+// An accumulator folded after the global loop (a reduce that reads the
+// one before it) is folded once, after the partials are combined.
+func (l *cListing) globalFolds() map[int]bool {
+	m := map[int]bool{}
+	if l.global < 0 {
+		return m
+	}
+	for j := l.global + 1; j < l.end[l.global]; j++ {
+		if u := l.u[j]; u.Op == OpAccum && l.scope[u.Src[0]] == -1 {
+			m[u.Src[0]] = true
+		}
+	}
+	return m
+}

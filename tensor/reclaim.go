@@ -20,12 +20,13 @@ import (
 // 1 ms per MiB on this machine (4 us per 4 KiB page), a 1024x1024 float32
 // output 4 ms against an 11 ms matmul.
 //
-// So when realize takes one of the pool's last two buffers of a size, it
-// starts a collection in the background, which runs beside the kernels and
-// brings back the results the program has dropped since, before the next
-// round asks; and when the pool has none, realize waits for a collection rather
-// than allocating, once it has allocated aheadLimit bytes fresh since
-// waiting last brought nothing back.
+// So when realize takes one of the pool's last two buffers of a size, and
+// has handed out collectEvery bytes of large results since the last
+// collection, it starts a collection in the background, which runs beside
+// the kernels and brings back the results the program has dropped since,
+// before the next round asks; and when the pool has none, realize waits for
+// a collection rather than allocating, once it has allocated aheadLimit
+// bytes fresh since waiting last brought nothing back.
 //
 // A collection is started without runtime.GC: runtime.GC also sweeps the
 // whole heap before it returns, yielding the processor after every span,
@@ -39,6 +40,21 @@ import (
 // (about 1 ms) cost more than a collection (0.3-0.5 ms of CPU, beside the
 // kernels).
 const reclaimBytes = 1 << 20
+
+// collectEvery is how many bytes of large results realize hands out
+// between the collections it starts while the pool still has buffers. A
+// collection costs about the same whatever it finds dead (1-1.5 ms of CPU
+// in the bench process, its marking beside the kernels, which lose a core
+// to it), so a loop over small results (1-4 MiB: matmul512, bmm_attn) pays
+// one per collectEvery bytes rather than one per round: the pool grows, by
+// the fresh buffers of the rounds that find it empty, until it holds the
+// rounds between two collections. Results of collectEvery bytes or more
+// start one whenever the pool is down to its last buffer, as before.
+const collectEvery = 16 << 20
+
+// sinceCollect counts the bytes of large results outputBuffer has handed
+// out since a collection was last started.
+var sinceCollect atomic.Int64
 
 // aheadLimit is how many bytes of fresh buffers realize allocates without
 // waiting, at the start and after a wait brought nothing back (the program
@@ -60,19 +76,21 @@ var aheadBytes atomic.Int64
 // realize keeps (a target: a result the program holds, which only a
 // collection can bring back) it starts a collection when it leaves the
 // pool at most one buffer of the size (one to spare for a round that comes
-// before the collection's cleanups), and waits for one when there is none
-// (reclaim). An intermediate comes back to the pool within the realize
+// before the collection's cleanups) and collectEvery bytes of large results
+// have gone out since the last one, and has one start, or waits for one,
+// when there is none (reclaim). An intermediate comes back to the pool within the realize
 // that made it: a collection would not help it, and starting one for each
 // of a training step's activations cost beautiful_mnist 13% more CPU.
 func outputBuffer(d DType, n int, kept bool) (*devices.Buffer, bool) {
 	b, ok := devices.Reuse(d, n)
-	if !kept || n*d.Size() < reclaimBytes {
+	size := n * d.Size()
+	if !kept || size < reclaimBytes {
 		return b, ok
 	}
 	if !ok {
 		return reclaim(d, n)
 	}
-	if devices.Pooled(d, n) <= 1 {
+	if sinceCollect.Add(int64(size)) >= collectEvery && devices.Pooled(d, n) <= 1 {
 		collectSoon()
 	}
 	return b, true
@@ -129,6 +147,8 @@ func reclaim(d DType, n int) (*devices.Buffer, bool) {
 // ends (its sentinel's cleanup has run: the cleanups of what it found
 // dead are queued).
 func collectSoon() <-chan struct{} {
+	sinceCollect.Store(0)
+	collectCalls.Add(1)
 	collector.Lock()
 	defer collector.Unlock()
 	if !collector.running {
@@ -142,6 +162,9 @@ func collectSoon() <-chan struct{} {
 	}
 	return collector.next
 }
+
+// collectCalls counts the calls of collectSoon (for TestCollectEvery).
+var collectCalls atomic.Int64
 
 // collector is the state of the collections collectSoon started: whether
 // one runs, the channel closed when it ends, and the channel of the one

@@ -76,3 +76,37 @@ func TestStartGC(t *testing.T) {
 		}
 	}
 }
+
+// TestCollectEvery checks that realize does not start a collection for
+// each large result that leaves the pool low (1-1.5 ms of CPU each, a third
+// of a matmul512 call), but one per collectEvery bytes of them: the pool
+// grows, by the rounds that find it empty, until it holds the rounds
+// between two collections. The size is one no other test uses, so that
+// the pool's count of it is the test's own.
+func TestCollectEvery(t *testing.T) {
+	const n = 1<<18 + 16 // float32: just over 1 MiB
+	b1, b2 := devices.Alloc(Float32, n), devices.Alloc(Float32, n)
+	b1.Free()
+	b2.Free()
+	if got := devices.Pooled(Float32, n); got < 2 {
+		t.Fatalf("the pool holds %d buffers of the size, want 2", got)
+	}
+	sinceCollect.Store(0)
+	before := collectCalls.Load()
+	b, ok := outputBuffer(Float32, n, true)
+	if !ok {
+		t.Fatal("outputBuffer took no buffer from the pool")
+	}
+	if got := collectCalls.Load() - before; got != 0 {
+		t.Errorf("the first 1 MiB result started %d collections, want none", got)
+	}
+	b.Free()
+	sinceCollect.Store(collectEvery - 4*n)
+	if b, ok = outputBuffer(Float32, n, true); !ok {
+		t.Fatal("outputBuffer took no buffer from the pool")
+	}
+	if got := collectCalls.Load() - before; got != 1 {
+		t.Errorf("the result that completes collectEvery bytes started %d collections, want 1", got)
+	}
+	b.Free()
+}

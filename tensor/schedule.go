@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"slices"
 
 	"tiny/codegen"
 	"tiny/shape"
@@ -21,7 +22,9 @@ import (
 //   - a kernel holds at most one reduce: its input side (elementwise ops over
 //     the full shape) and its output side (elementwise ops over the keepdim
 //     shape), which needs the path from the kernel's output to the reduce to
-//     be views that keep the layout (contiguous, same size).
+//     be views that keep the layout (contiguous, same size); the one
+//     exception is argmax's max over rows, which stays inside the reduce
+//     that searches for its position (nestReduces).
 //
 // Kernels come out in dependency order, each with the base it computes and
 // the bases it reads.
@@ -58,6 +61,7 @@ func schedule(targets []*lazy) []*item {
 	s.boundDepth()
 	for s.fuseReduces() {
 	}
+	s.nestReduces(targets)
 	var items []*item
 	for _, b := range s.order {
 		if s.realize[b] {
@@ -235,6 +239,113 @@ func (s *scheduler) fuseReduces() bool {
 		}
 	}
 	return false
+}
+
+// nestReduces keeps argmax's max over rows inside the kernel that
+// searches for its first position: a max reduce read only through an
+// expand along its axes, by the elementwise source of another max reduce
+// over the same axes, the innermost ones of a kernel whose loads walk
+// them contiguously, is not realized; codegen folds it by loops of its
+// own before the outer reduce's (a reduce inside another), so that each
+// row is read from memory once and again from the cache, in place of two
+// kernels reading it from memory. A single output stays two kernels (a
+// reduce inside another is not split across workers), and so do reduces
+// over outer axes (whose kernels split the reduce to use every worker).
+func (s *scheduler) nestReduces(targets []*lazy) {
+	refs := map[*lazy]int{}
+	for _, b := range s.order {
+		for _, src := range b.src {
+			refs[src.baseOf()]++
+		}
+	}
+	for _, t := range targets {
+		refs[t.baseOf()] += 2
+	}
+	for _, o := range s.order {
+		if !s.realize[o] {
+			continue
+		}
+		red := s.kernelReduce(o)
+		if red == nil || red.op != codegen.OpMax || prod(red.shape) < 2 || !s.rowReduce(red) {
+			continue
+		}
+		if c := s.nestable(red); c != nil && refs[c] == 1 && s.rowReduce(c) {
+			s.realize[c] = false
+		}
+	}
+}
+
+// nestable returns the realized max reduce that red's elementwise source
+// reads through an expand along red's axes, or nil when there is none or
+// more than one.
+func (s *scheduler) nestable(red *lazy) *lazy {
+	var found *lazy
+	many := false
+	seen := map[*lazy]bool{}
+	var walk func(n *lazy)
+	walk = func(n *lazy) {
+		b := n.baseOf()
+		switch {
+		case b.kind == kBuffer || b.kind == kConst:
+		case n.kind == kView:
+			if b.kind == kReduce && s.realize[b] && b.op == codegen.OpMax && slices.Equal(b.axes, red.axes) &&
+				slices.Equal(b.src[0].shape, red.src[0].shape) && isExpand(n, b) {
+				many = many || (found != nil && found != b)
+				found = b
+			}
+		case s.realize[b] || seen[b] || b.kind != kElementwise:
+		default:
+			seen[b] = true
+			for _, src := range b.src {
+				walk(src)
+			}
+		}
+	}
+	walk(red.src[0])
+	if many {
+		return nil
+	}
+	return found
+}
+
+// isExpand reports whether view n shows the keepdim result of reduce b
+// broadcast along its folded axes onto its input's shape.
+func isExpand(n, b *lazy) bool {
+	want, err := shape.FromInts(b.shape...).ExpandInts(b.src[0].shape)
+	return err == nil && slices.Equal(n.shape, b.src[0].shape) && n.st.String() == want.String()
+}
+
+// rowReduce reports whether reduce r folds the innermost axes of its input
+// and every buffer its kernel loads walks the last one contiguously (or
+// not at all).
+func (s *scheduler) rowReduce(r *lazy) bool {
+	n := len(r.src[0].shape)
+	for i, a := range r.axes {
+		if a != n-len(r.axes)+i {
+			return false
+		}
+	}
+	bd := &astWriter{s: s, out: r, red: r, bufIdx: map[*lazy]int{}, memo: map[string]*codegen.Node{}}
+	x := bd.emit(r.src[0], shape.FromInts(r.src[0].shape...))
+	ok := true
+	seen := map[*codegen.Node]bool{}
+	var walk func(x *codegen.Node)
+	walk = func(x *codegen.Node) {
+		if seen[x] {
+			return
+		}
+		seen[x] = true
+		if x.Op == codegen.OpLoad || x.Op == codegen.OpGather {
+			vs := x.ST.Views
+			st := vs[0].Strides
+			ok = ok && len(vs) == 1 && (len(st) == 0 || st[len(st)-1].IsInt(0) || st[len(st)-1].IsInt(1))
+		}
+		for _, c := range x.Src {
+			walk(c)
+		}
+	}
+	walk(x)
+	return ok
 }
 
 // kernelReduce returns the reduce fused into o's kernel, if any.

@@ -3,6 +3,7 @@ package tensor
 import (
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -208,5 +209,43 @@ func TestScheduleSharedNodes(t *testing.T) {
 	}
 	if got := y.Floats(); got[1] != 2*math.Pow(2, 40) {
 		t.Errorf("got %v", got)
+	}
+}
+
+// TestScheduleArgmaxNests checks that argmax over rows is one kernel, its
+// row max a reduce inside the search for its position, and that the
+// forms kept as two kernels (a reduce over an outer axis, one output)
+// still are; every form gives torch's first index of the max.
+func TestScheduleArgmaxNests(t *testing.T) {
+	e := astEngine()
+	x := e.FromData([][]float64{{1, 3, 3, -2}, {math.NaN(), 0, math.NaN(), 5}, {-1, -1, -1, -1}})
+	cases := []struct {
+		name    string
+		t       *Tensor
+		kernels int
+		want    []float64
+	}{
+		{"argmax rows", x.Argmax([]int{1}, false), 1, []float64{1, 0, 0}},
+		{"argmin rows", x.Argmin([]int{1}, false), 1, []float64{3, 0, 0}},
+		{"argmax columns", x.Argmax([]int{0}, false), 2, []float64{1, 0, 1, 1}},
+		{"argmax of all", x.Argmax(nil, false), 2, []float64{4}},
+	}
+	for _, c := range cases {
+		ks := c.t.Schedule()
+		if len(ks) != c.kernels {
+			t.Errorf("%s: %d kernels, want %d", c.name, len(ks), c.kernels)
+		}
+		if c.kernels == 1 && strings.Count(ks[0].String(), "REDUCE_AXIS") != 2 {
+			t.Errorf("%s: want the max inside the position's reduce:\n%s", c.name, ks[0])
+		}
+		if got := c.t.Floats(); !slices.Equal(got, c.want) {
+			t.Errorf("%s = %v, want %v", c.name, got, c.want)
+		}
+	}
+	// A max read elsewhere too stays a kernel of its own.
+	m := x.Max([]int{1}, true)
+	both := x.Eq(m).Cast(Int32).Max([]int{1}, true).Add(m.Cast(Int32))
+	if n := len(both.Schedule()); n != 2 {
+		t.Errorf("a max read twice: %d kernels, want 2", n)
 	}
 }

@@ -30,7 +30,9 @@ import (
 // built alone.
 
 // objectSource returns the source of src's object, its functions renamed
-// with a tag, and the ABI with the renamed entry points.
+// with a tag, and the ABI with the renamed entry points. The object also
+// holds the entry's chunk loop (chunkLoop), named after the renamed entry
+// with chunksSuffix.
 func objectSource(src string, abi codegen.CABI) (string, codegen.CABI) {
 	h := sha256.Sum256([]byte(src))
 	tag := "_" + hex.EncodeToString(h[:6])
@@ -40,11 +42,43 @@ func objectSource(src string, abi codegen.CABI) (string, codegen.CABI) {
 		fmt.Fprintf(&def, "#define %s %s%s\n", f, f, tag)
 		fmt.Fprintf(&undef, "#undef %s\n", f)
 	}
+	loop := chunkLoop(abi.Entry+tag+chunksSuffix, abi.Entry)
 	abi.Entry += tag
 	if abi.Finish != "" {
 		abi.Finish += tag
 	}
-	return def.String() + src + undef.String(), abi
+	return def.String() + src + loop + undef.String(), abi
+}
+
+// chunksSuffix names an entry's chunk loop after the entry.
+const chunksSuffix = "_chunks"
+
+// chunkLoop returns the C of the function name, which runs the global
+// loop's chunks through entry on one worker, taking them in turn with the
+// other workers by the shared counter *next, until none is left or *stop
+// is set, and returns how many it ran:
+//
+//	long name(void* const* bufs, long n, long chunks, long* next,
+//	          unsigned char* parts, long partBytes, const long* vars, const int* stop)
+//
+// Chunk c is iterations [n*c/chunks, n*(c+1)/chunks), and folds into the
+// partials at parts + c*partBytes (none when parts is null). One C call per
+// worker rather than one per chunk: a call from Go costs a system call's
+// entry and exit, each exit may wait for the scheduler to give a processor
+// back (and move the goroutine to another thread), and while both workers
+// are in C the runtime's monitor polls every 20 us to take processors back.
+func chunkLoop(name, entry string) string {
+	return fmt.Sprintf(`long %s(void* const* bufs, long n, long chunks, long* next, unsigned char* parts, long partBytes, const long* vars, const int* stop) {
+  long done = 0;
+  while (!__atomic_load_n(stop, __ATOMIC_RELAXED)) {
+    long c = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
+    if (c >= chunks) break;
+    %s(bufs, n*c/chunks, n*(c+1)/chunks, parts ? parts + c*partBytes : 0, vars);
+    done++;
+  }
+  return done;
+}
+`, name, entry)
 }
 
 // CompileBatch compiles ps, building all those the cache lacks in one

@@ -154,16 +154,16 @@ func (d *Device) Compile(p *codegen.Program) (devices.Runner, error) {
 		fmt.Fprintf(d.log, "clang: compiled %s with %s\n", p.Name, tc.path)
 	}
 	r := &runner{p: p, abi: abi, src: src, threads: d.threads}
-	fn, err := lib.sym(abi.Entry)
-	if err != nil {
+	if r.entry, err = lib.sym(abi.Entry); err != nil {
 		return nil, err
 	}
-	purego.RegisterFunc(&r.entry, fn)
+	if r.chunks, err = lib.sym(abi.Entry + chunksSuffix); err != nil {
+		return nil, err
+	}
 	if abi.Finish != "" {
-		if fn, err = lib.sym(abi.Finish); err != nil {
+		if r.finish, err = lib.sym(abi.Finish); err != nil {
 			return nil, err
 		}
-		purego.RegisterFunc(&r.finish, fn)
 	}
 	return r, nil
 }

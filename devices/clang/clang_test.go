@@ -96,6 +96,14 @@ func TestPadAndMultiView(t *testing.T) {
 	check(t, kt.Kernel(shape.FromInts(7, 9), kt.Load(1, f32, flip), kt.Spec(f32, 63)))
 }
 
+// TestNested runs kernels with a reduce inside another over the same axes
+// (argmax's max inside the search for its position).
+func TestNested(t *testing.T) {
+	for _, k := range kt.NestedKernels([]int{64, 200}, []int{3, 5}, []int{40000}, []int{5, 4, 3}, []int{20, 1024}) {
+		check(t, k)
+	}
+}
+
 func TestReduce(t *testing.T) {
 	for _, k := range kt.ReduceKernels([]int{64, 200}, []int{3, 5}, []int{40000}, []int{5, 4, 3}) {
 		check(t, k)
@@ -198,4 +206,37 @@ func TestClip(t *testing.T) {
 	opts := []codegen.Options{{}, {Target: &codegen.Target{Lanes: 3, Rows: 2, Cols: 4, Dot: 2, Tile: 2}}}
 	kt.CheckClip(t, opts, d1.Compile)
 	kt.CheckClip(t, opts, d3.Compile)
+}
+
+// tileKernel is a matmul of m x k by k x n, with a bias along its columns
+// added and the sum negated when bias is set.
+func tileKernel(m, n, k int, bias bool) *codegen.Kernel {
+	a := kt.Must(shape.FromInts(m, 1, k).ExpandInts([]int{m, n, k}))
+	b := kt.Must(kt.Must(kt.Must(shape.FromInts(k, n).Permute([]int{1, 0})).ReshapeInts([]int{1, n, k})).ExpandInts([]int{m, n, k}))
+	v := kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b)))
+	specs := []codegen.BufSpec{kt.Spec(f32, m*k), kt.Spec(f32, k*n)}
+	if bias {
+		c := kt.Must(shape.FromInts(1, n, 1).ExpandInts([]int{m, n, 1}))
+		v = kt.Op(codegen.OpNeg, f32, kt.Op(codegen.OpAdd, f32, v, kt.Load(3, f32, c)))
+		specs = append(specs, kt.Spec(f32, n))
+	}
+	return kt.Kernel(shape.FromInts(m, n, 1), v, specs...)
+}
+
+// TestTileStores checks matmuls whose register tiles store their vector
+// accumulators directly (with a bias added and negated on the way, and
+// with a last row tile that overlaps the one before) against the
+// reference device.
+func TestTileStores(t *testing.T) {
+	for _, bias := range []bool{false, true} {
+		k := tileKernel(62, 48, 24, bias)
+		p, err := codegen.Lower(k, codegen.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if src := codegen.RenderC(p); !strings.Contains(src, "__builtin_memcpy(&data0[") {
+			t.Errorf("bias %v: the tile's stores are not vector stores:\n%s", bias, src)
+		}
+		check(t, k)
+	}
 }

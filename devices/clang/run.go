@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"unsafe"
+
+	"github.com/ebitengine/purego"
 
 	"tiny/codegen"
 	"tiny/devices"
@@ -14,22 +18,27 @@ import (
 // one goroutine: starting workers costs more than it saves.
 const minParallel = 1 << 15
 
-// The C entry points (see codegen.CABI). They are called through purego
-// functions with unsafe.Pointer parameters, so that the pointer arrays passed
-// escape to the heap: C reads them while other goroutines run, and a
-// goroutine stack can move.
-type (
-	entryFn  func(bufs unsafe.Pointer, start, end int64, part, vars unsafe.Pointer)
-	finishFn func(bufs, parts unsafe.Pointer, nparts int64, vars unsafe.Pointer)
-)
+// chunksPerWorker is how many chunks of the global loop each worker takes
+// in turn when several share a kernel. A chunk costs a function call in C
+// (chunkLoop), so they can be small: the worker that finishes first waits
+// for the other's last chunk, half a chunk on average (matmul512's 32
+// column panels in 16 chunks left 0.06-0.13 ms of one thread idle per
+// call).
+const chunksPerWorker = 32
 
-// runner is a loaded kernel.
+// runner is a loaded kernel: the addresses of its C functions (see
+// codegen.CABI and chunkLoop). They are called through purego.SyscallN,
+// whose pointer arguments escape to the heap (C reads the pointer arrays
+// while other goroutines run, and a goroutine stack can move): a function
+// made by purego.RegisterFunc goes through reflect, 15 us a call.
 type runner struct {
-	p       *codegen.Program
-	abi     codegen.CABI
-	src     string
-	entry   entryFn
-	finish  finishFn
+	p     *codegen.Program
+	abi   codegen.CABI
+	src   string
+	entry uintptr
+	// finish is 0 unless the program is a SplitReduce.
+	finish  uintptr
+	chunks  uintptr
 	threads int
 }
 
@@ -41,10 +50,18 @@ func (r *runner) Run(bufs []*devices.Buffer, vars map[string]int64) error {
 	return r.RunContext(context.Background(), bufs, vars)
 }
 
+// shared is what the workers of one call share with C: the next chunk to
+// take, and the flag that stops them between chunks.
+type shared struct {
+	next int64
+	stop int32
+}
+
 // RunContext calls the kernel over bufs, the global loop cut into chunks
-// that the workers take in turn (devices.Parallel), and stops between
-// chunks once ctx is done. Each chunk of a SplitReduce program folds into
-// its own partial accumulators; Finish combines them and runs the tail.
+// that the workers take in turn, each worker in one C call (chunkLoop), and
+// stops between chunks once ctx is done. Each chunk of a SplitReduce
+// program folds into its own partial accumulators; Finish combines them and
+// runs the tail.
 func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars map[string]int64) error {
 	p := r.p
 	if err := devices.CheckBuffers("clang", p, bufs); err != nil {
@@ -68,32 +85,80 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 		workers = min(r.threads, p.Global)
 	}
 	chunks := devices.Chunks(p.Global, workers)
+	if workers > 1 {
+		chunks = min(p.Global, workers*chunksPerWorker)
+	}
 	var parts []uint64
 	if r.abi.Finish != "" {
 		chunks = devices.PartialChunks(p.Global)
 		parts = make([]uint64, chunks*r.abi.PartBytes/8+1)
 	}
 	arg, vp := unsafe.Pointer(&ptrs[0]), unsafe.Pointer(&vals[0])
-	part := func(c int) unsafe.Pointer {
-		if parts == nil {
-			return nil
-		}
-		return unsafe.Add(unsafe.Pointer(&parts[0]), c*r.abi.PartBytes)
+	var pp unsafe.Pointer
+	if parts != nil {
+		pp = unsafe.Pointer(&parts[0])
 	}
 	var err error
 	if p.Global == 0 {
-		r.entry(arg, 0, 0, part(0), vp)
+		purego.SyscallN(r.entry, uintptr(arg), 0, 0, uintptr(pp), uintptr(vp))
 	} else {
-		err = devices.ParallelChunks(ctx, p.Global, chunks, workers, func(int) {}, func(w, c, lo, hi int) {
-			r.entry(arg, int64(lo), int64(hi), part(c), vp)
-		})
+		err = r.loop(ctx, arg, pp, vp, chunks, workers)
 	}
-	if err == nil && r.finish != nil {
-		r.finish(arg, part(0), int64(chunks), vp)
+	if err == nil && r.finish != 0 {
+		purego.SyscallN(r.finish, uintptr(arg), uintptr(pp), uintptr(chunks), uintptr(vp))
 	}
 	runtime.KeepAlive(ptrs)
 	runtime.KeepAlive(vals)
 	runtime.KeepAlive(parts)
 	runtime.KeepAlive(bufs)
 	return err
+}
+
+// loop runs the global loop's chunks on workers threads: the calling
+// goroutine's and workers-1 of the pool's (pool.go), or, without the pool,
+// goroutines; each runs the kernel's chunk loop once. It returns ctx's
+// error when the loop did not finish.
+func (r *runner) loop(ctx context.Context, arg, parts, vars unsafe.Pointer, chunks, workers int) error {
+	if ctx != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	workers = max(1, min(workers, chunks))
+	sh := new(shared)
+	if ctx != nil && ctx.Done() != nil {
+		unhook := context.AfterFunc(ctx, func() { atomic.StoreInt32(&sh.stop, 1) })
+		defer unhook()
+	}
+	n, next, stop := int64(r.p.Global), unsafe.Pointer(&sh.next), unsafe.Pointer(&sh.stop)
+	pb := int64(r.abi.PartBytes)
+	if run := workerPool(); run != 0 && workers > 1 {
+		done := poolRun(run, r.chunks, arg, n, int64(chunks), next, parts, pb, vars, stop, int64(workers))
+		runtime.KeepAlive(sh)
+		if done < int64(chunks) {
+			return ctx.Err()
+		}
+		return nil
+	}
+	var done atomic.Int64
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			done.Add(r.runChunks(arg, n, int64(chunks), next, parts, pb, vars, stop))
+		}()
+	}
+	done.Add(r.runChunks(arg, n, int64(chunks), next, parts, pb, vars, stop))
+	wg.Wait()
+	runtime.KeepAlive(sh)
+	if done.Load() < int64(chunks) {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// runChunks calls the kernel's chunk loop (chunkLoop) on this thread and
+// returns how many chunks it ran.
+func (r *runner) runChunks(bufs unsafe.Pointer, n, chunks int64, next, parts unsafe.Pointer, partBytes int64, vars, stop unsafe.Pointer) int64 {
+	done, _, _ := purego.SyscallN(r.chunks, uintptr(bufs), uintptr(n), uintptr(chunks), uintptr(next), uintptr(parts), uintptr(partBytes), uintptr(vars), uintptr(stop))
+	return int64(done)
 }

@@ -97,7 +97,7 @@ type program struct {
 	prefix  []stmt // top-level uops before the global loop
 	global  *block // the global loop; nil when there is none
 	suffix  []stmt // top-level uops after it
-	accs    []int  // top-level DEFINE_ACCs, combined across workers for SplitReduce
+	accs    []int  // the DEFINE_ACCs before the global loop, combined across workers for SplitReduce
 	stepped int    // reduce loops run several iterations per pass (rows.go), for tests
 }
 
@@ -134,7 +134,10 @@ func compile(p *codegen.Program) (prog *program, err error) {
 			c.blk = stack[len(stack)-1]
 			continue
 		case codegen.OpDefineAcc:
-			if c.blk == root {
+			// Only the accumulators before the global loop hold partials:
+			// one defined after it (a reduce reading the one before it)
+			// is folded once, after they are combined.
+			if c.blk == root && c.prog.global == nil {
 				c.prog.accs = append(c.prog.accs, i)
 			}
 		}

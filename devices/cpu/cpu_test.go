@@ -97,6 +97,14 @@ func TestPadAndMultiView(t *testing.T) {
 	check(t, kt.Kernel(shape.FromInts(7, 9), kt.Load(1, f32, flip), kt.Spec(f32, 63)))
 }
 
+// TestNested runs kernels with a reduce inside another over the same axes
+// (argmax's max inside the search for its position).
+func TestNested(t *testing.T) {
+	for _, k := range kt.NestedKernels([]int{64, 2000}, []int{3, 5}, []int{2000, 70}, []int{40000}, []int{5, 4, 3}, []int{7, 1, 300}) {
+		check(t, k)
+	}
+}
+
 func TestReduce(t *testing.T) {
 	for _, k := range kt.ReduceKernels([]int{64, 2000}, []int{3, 5}, []int{2000, 70}, []int{40000}, []int{5, 4, 3}, []int{7, 1, 300}) {
 		check(t, k)

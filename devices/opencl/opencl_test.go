@@ -90,6 +90,14 @@ func TestPadAndMultiView(t *testing.T) {
 	check(t, kt.Kernel(shape.FromInts(4, 15), kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, mv)), kt.Spec(f32, 60)))
 }
 
+// TestNested runs kernels with a reduce inside another over the same axes
+// (argmax's max inside the search for its position).
+func TestNested(t *testing.T) {
+	for _, k := range kt.NestedKernels([]int{64, 200}, []int{3, 5}, []int{40000}, []int{5, 4, 3}, []int{4, 30000}, []int{3000, 7}) {
+		check(t, k)
+	}
+}
+
 func TestReduce(t *testing.T) {
 	// Row sums of few long rows (a work-group per row), a whole-tensor
 	// sum (partials per group, then a finishing kernel), many short rows.

@@ -42,6 +42,14 @@ func TestRandomKernels(t *testing.T) {
 	kt.RandomKernels(t, 200, 40, check)
 }
 
+// TestNested runs kernels with a reduce inside another over the same axes
+// (argmax's max inside the search for its position).
+func TestNested(t *testing.T) {
+	for _, k := range kt.NestedKernels([]int{64, 200}, []int{3, 5}, []int{5000}, []int{5, 4, 3}, []int{7, 1, 300}) {
+		check(t, k)
+	}
+}
+
 func TestReduce(t *testing.T) {
 	for _, k := range kt.ReduceKernels([]int{64, 200}, []int{3, 5}, []int{5000}, []int{5, 4, 3}, []int{7, 1, 300}) {
 		check(t, k)

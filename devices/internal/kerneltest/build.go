@@ -86,6 +86,58 @@ func ReduceKernels(shapes ...[]int) []*codegen.Kernel {
 	return ks
 }
 
+// NestedKernels returns, for each shape and each non-empty subset of its
+// axes, kernels with a reduce inside another over the same axes, as the
+// scheduler fuses argmax: the largest p (an int32 buffer along the reduced
+// axes, broadcast along the others) where x equals its max, plus that max, and 1 + sum((x -
+// max(x))**2) (a float sum, compensated, around a max), and max(x*x - max(x)
+// - 8).
+func NestedKernels(shapes ...[]int) []*codegen.Kernel {
+	f32, i32 := codegen.Float32, codegen.Int32
+	var ks []*codegen.Kernel
+	for _, sh := range shapes {
+		full := shape.FromInts(sh...)
+		n := 1
+		for _, d := range sh {
+			n *= d
+		}
+		for axes := 1; axes < 1<<len(sh); axes++ {
+			var ax []int
+			out := append([]int{}, sh...)
+			for a := range sh {
+				if axes&(1<<a) != 0 {
+					ax = append(ax, a)
+					out[a] = 1
+				}
+			}
+			// p varies along the reduced axes only, as argmax's positions.
+			pshape, pn := make([]int, len(sh)), 1
+			for a := range sh {
+				pshape[a] = 1
+				if axes&(1<<a) != 0 {
+					pshape[a] = sh[a]
+					pn *= sh[a]
+				}
+			}
+			p := Load(2, i32, Must(shape.FromInts(pshape...).ExpandInts(sh)))
+			x := Load(1, f32, full)
+			m := Reduce(codegen.OpMax, f32, ax, x)
+			eq := Op(codegen.OpCast, i32, Op(codegen.OpCmpEq, codegen.Bool, x, m))
+			pos := Reduce(codegen.OpMax, i32, ax, Op(codegen.OpMul, i32, eq, p))
+			ks = append(ks, Kernel(shape.FromInts(out...), Op(codegen.OpAdd, f32, Op(codegen.OpCast, f32, pos), m), Spec(f32, n), Spec(i32, pn)))
+			d := Op(codegen.OpSub, f32, x, m)
+			sq := Reduce(codegen.OpAdd, f32, ax, Op(codegen.OpMul, f32, d, d))
+			ks = append(ks, Kernel(shape.FromInts(out...), Op(codegen.OpAdd, f32, sq, Const(1, f32, shape.FromInts(out...))), Spec(f32, n)))
+			// Every term below -8: an outer accumulator that did not start
+			// from its identity shows.
+			eight := Const(8, f32, full)
+			low := Reduce(codegen.OpMax, f32, ax, Op(codegen.OpSub, f32, Op(codegen.OpSub, f32, Op(codegen.OpMul, f32, x, x), m), eight))
+			ks = append(ks, Kernel(shape.FromInts(out...), low, Spec(f32, n)))
+		}
+	}
+	return ks
+}
+
 // GatherKernels returns kernels that read a float32 buffer at indices loaded
 // from an int32 buffer (random values in [-9, 9], so some are out of range
 // and read 0): rows of a (7, 6) buffer, columns of its transpose, rows

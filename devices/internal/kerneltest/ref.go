@@ -38,7 +38,7 @@ func Eval(k *codegen.Kernel, bufs []*devices.Buffer) {
 			}
 		})
 	})
-	e := &evaluator{bufs: bufs, exprs: map[*codegen.Node][2]*symbolic.Node{}, full: full, red: red}
+	e := &evaluator{bufs: bufs, exprs: map[*codegen.Node][2]*symbolic.Node{}, full: full, red: red, reduced: map[string]float64{}}
 	out := root.ST.IntShape()
 	each(out, func(idx []int) {
 		e.store(root, idx)
@@ -50,6 +50,9 @@ type evaluator struct {
 	exprs map[*codegen.Node][2]*symbolic.Node
 	full  []int
 	red   []int
+	// reduced holds each reduce's value by output position: a reduce
+	// inside another is read at every position of the outer one's.
+	reduced map[string]float64
 }
 
 func walk(n *codegen.Node, f func(*codegen.Node)) {
@@ -165,8 +168,16 @@ func (e *evaluator) reduce(n *codegen.Node, idx []int) float64 {
 	for i, a := range e.red {
 		sub[i] = e.full[a]
 	}
-	acc := Identity(n.ReduceOp, n.DType)
 	at := append([]int{}, idx...)
+	for _, a := range e.red {
+		at[a] = 0
+	}
+	key := fmt.Sprintf("%p%v", n, at)
+	if v, ok := e.reduced[key]; ok {
+		return v
+	}
+	acc := Identity(n.ReduceOp, n.DType)
+	defer func() { e.reduced[key] = acc }()
 	each(sub, func(r []int) {
 		for i, a := range e.red {
 			at[a] = r[i]

@@ -1,0 +1,127 @@
+package clang
+
+import (
+	"fmt"
+	"testing"
+	"unsafe"
+
+	"tiny/codegen"
+	"tiny/devices"
+	kt "tiny/devices/internal/kerneltest"
+	"tiny/shape"
+)
+
+// TestChunkLoop checks the chunk loop each worker runs (chunkLoop): it
+// takes chunks from the shared counter until none is left, runs each over
+// its share of the global loop, counts them, and runs none once the stop
+// flag is set.
+func TestChunkLoop(t *testing.T) {
+	d := open(t, "", 1)
+	const n = 1000
+	s := shape.FromInts(n)
+	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), kt.Spec(f32, n)), codegen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rn, err := d.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rn.(*runner)
+	const chunks = 4
+	if p.Global < chunks {
+		t.Fatalf("global loop of %d iterations, want at least %d", p.Global, chunks)
+	}
+	in, out := devices.Alloc(codegen.Float32, n), devices.Alloc(codegen.Float32, n)
+	for i := range in.Float32s() {
+		in.Float32s()[i] = float32(i + 1)
+	}
+	ptrs := []uintptr{uintptr(out.Ptr()), uintptr(in.Ptr()), 0}
+	vals := []int64{0}
+	run := func(next int64, stop int32) int64 {
+		sh := &shared{next: next, stop: stop}
+		clear(out.Float32s())
+		return r.runChunks(unsafe.Pointer(&ptrs[0]), int64(p.Global), chunks, unsafe.Pointer(&sh.next), nil, 0, unsafe.Pointer(&vals[0]), unsafe.Pointer(&sh.stop))
+	}
+	o := out.Float32s()
+	if got := run(0, 1); got != 0 || o[0] != 0 || o[n-1] != 0 {
+		t.Errorf("stopped: ran %d chunks, out[0] %v, out[n-1] %v; want none", got, o[0], o[n-1])
+	}
+	if got := run(chunks-1, 0); got != 1 || o[0] != 0 || o[n-1] != -n {
+		t.Errorf("from the last chunk: ran %d chunks, out[0] %v, out[n-1] %v; want 1, 0, %d", got, o[0], o[n-1], -n)
+	}
+	if got := run(0, 0); got != chunks {
+		t.Errorf("ran %d chunks, want %d", got, chunks)
+	}
+	for i, v := range o {
+		if v != -float32(i+1) {
+			t.Fatalf("out[%d] = %v, want %d", i, v, -(i + 1))
+		}
+	}
+}
+
+// TestPool checks that a kernel on several workers runs on the pool's
+// threads beside the caller (pool.go), and that kernels run at once from
+// several goroutines (one has the pool, the others run alone), on three
+// workers and on two (a pool thread sits one out), all give the whole
+// result.
+func TestPool(t *testing.T) {
+	d, d2 := open(t, "", 3), open(t, "", 2)
+	if workerPool() == 0 {
+		t.Skip("the pool could not be built")
+	}
+	const n = 1 << 17
+	s := shape.FromInts(n)
+	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), kt.Spec(f32, n)), codegen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Work < minParallel || p.Global < 3 {
+		t.Fatalf("work %d, global loop %d: too small for three workers", p.Work, p.Global)
+	}
+	r, err := d.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := d2.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := devices.Alloc(codegen.Float32, n)
+	for i := range in.Float32s() {
+		in.Float32s()[i] = float32(i + 1)
+	}
+	const goroutines, rounds = 4, 20
+	errs := make(chan error, goroutines)
+	for range goroutines {
+		go func() {
+			out := devices.Alloc(codegen.Float32, n)
+			for i := range rounds {
+				clear(out.Float32s())
+				run := r.Run
+				if i%2 == 1 {
+					run = r2.Run
+				}
+				if err := run([]*devices.Buffer{out, in}, nil); err != nil {
+					errs <- err
+					return
+				}
+				for i, v := range out.Float32s() {
+					if v != -float32(i+1) {
+						errs <- fmt.Errorf("out[%d] = %v, want %d", i, v, -(i + 1))
+						return
+					}
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range goroutines {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := pool.threads(); got < 2 {
+		t.Errorf("the pool has %d threads after kernels on three workers, want 2", got)
+	}
+}
