@@ -149,71 +149,73 @@ func TestStreamedSin(t *testing.T) {
 
 // TestStreamedRows runs two kernels over 2-D outputs large enough to be
 // streamed, row by row, on 3 threads, checking every element: a pad by 1
-// on both axes (rows of 1026 floats, so each row's stream starts and ends
-// inside a cache line, and the edges are loops of one) and x + a bias
-// broadcast over rows. A flip of the same rows, whose loads run backwards,
+// on both axes (rows of 1026 or 2502 floats, so each row's stream starts
+// and ends inside a cache line, and the edges are loops of one) and x + a
+// bias broadcast over rows (rows of 2500: three blocks of the stack
+// buffer, the last partial). A flip of the same rows, whose loads run backwards,
 // is not streamed (loadsAscend).
 func TestStreamedRows(t *testing.T) {
 	d := open(t, "", 3)
-	const cols = 1024
-	rows := codegen.CStreamBytes/4/cols + 3
-	in := shape.FromInts(rows, cols)
-	padded := kt.Must(in.PadInts([][2]int{{1, 1}, {1, 1}}))
-	pad := kt.Kernel(shape.FromInts(rows+2, cols+2), kt.Load(1, f32, padded), kt.Spec(f32, rows*cols))
-	bias := kt.Must(kt.Must(shape.FromInts(cols).ReshapeInts([]int{1, cols})).ExpandInts([]int{rows, cols}))
-	add := kt.Kernel(in, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, in), kt.Load(2, f32, bias)), kt.Spec(f32, rows*cols), kt.Spec(f32, cols))
-	flip := kt.Kernel(in, kt.Load(1, f32, kt.Must(in.Flip([]bool{false, true}))), kt.Spec(f32, rows*cols))
-	if p, err := codegen.Lower(flip, codegen.Options{}); err != nil {
-		t.Fatal(err)
-	} else if p.Opts.Has(codegen.OptStream) {
-		t.Errorf("flip: want no stream, opts %v", p.Opts)
-	}
-	x := devices.Alloc(f32, rows*cols)
-	b := devices.Alloc(f32, cols)
-	rng := rand.New(rand.NewSource(7))
-	for i := range x.Float32s() {
-		x.Float32s()[i] = float32(rng.Float64())
-	}
-	for i := range b.Float32s() {
-		b.Float32s()[i] = float32(i)
-	}
-	for _, tc := range []struct {
-		k    *codegen.Kernel
-		bufs []*devices.Buffer
-		want func(i int) float32
-	}{
-		{pad, []*devices.Buffer{devices.Alloc(f32, (rows+2)*(cols+2)), x}, func(i int) float32 {
-			r, c := i/(cols+2)-1, i%(cols+2)-1
-			if r < 0 || r >= rows || c < 0 || c >= cols {
-				return 0
+	for _, cols := range []int{1024, 2500} {
+		rows := codegen.CStreamBytes/4/cols + 3
+		in := shape.FromInts(rows, cols)
+		padded := kt.Must(in.PadInts([][2]int{{1, 1}, {1, 1}}))
+		pad := kt.Kernel(shape.FromInts(rows+2, cols+2), kt.Load(1, f32, padded), kt.Spec(f32, rows*cols))
+		bias := kt.Must(kt.Must(shape.FromInts(cols).ReshapeInts([]int{1, cols})).ExpandInts([]int{rows, cols}))
+		add := kt.Kernel(in, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, in), kt.Load(2, f32, bias)), kt.Spec(f32, rows*cols), kt.Spec(f32, cols))
+		flip := kt.Kernel(in, kt.Load(1, f32, kt.Must(in.Flip([]bool{false, true}))), kt.Spec(f32, rows*cols))
+		if p, err := codegen.Lower(flip, codegen.Options{}); err != nil {
+			t.Fatal(err)
+		} else if p.Opts.Has(codegen.OptStream) {
+			t.Errorf("flip: want no stream, opts %v", p.Opts)
+		}
+		x := devices.Alloc(f32, rows*cols)
+		b := devices.Alloc(f32, cols)
+		rng := rand.New(rand.NewSource(7))
+		for i := range x.Float32s() {
+			x.Float32s()[i] = float32(rng.Float64())
+		}
+		for i := range b.Float32s() {
+			b.Float32s()[i] = float32(i)
+		}
+		for _, tc := range []struct {
+			k    *codegen.Kernel
+			bufs []*devices.Buffer
+			want func(i int) float32
+		}{
+			{pad, []*devices.Buffer{devices.Alloc(f32, (rows+2)*(cols+2)), x}, func(i int) float32 {
+				r, c := i/(cols+2)-1, i%(cols+2)-1
+				if r < 0 || r >= rows || c < 0 || c >= cols {
+					return 0
+				}
+				return x.Float32s()[r*cols+c]
+			}},
+			{add, []*devices.Buffer{devices.Alloc(f32, rows*cols), x, b}, func(i int) float32 {
+				return x.Float32s()[i] + b.Float32s()[i%cols]
+			}},
+		} {
+			p, err := codegen.Lower(tc.k, codegen.Options{})
+			if err != nil {
+				t.Fatal(err)
 			}
-			return x.Float32s()[r*cols+c]
-		}},
-		{add, []*devices.Buffer{devices.Alloc(f32, rows*cols), x, b}, func(i int) float32 {
-			return x.Float32s()[i] + b.Float32s()[i%cols]
-		}},
-	} {
-		p, err := codegen.Lower(tc.k, codegen.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !p.Opts.Has(codegen.OptStream) {
-			t.Fatalf("%s: not streamed, opts %s\n%s", p.Name, p.Opts, p)
-		}
-		r, err := d.Compile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := tc.bufs[0].Float32s()
-		for i := range out {
-			out[i] = float32(math.NaN())
-		}
-		if err := r.Run(tc.bufs, nil); err != nil {
-			t.Fatal(err)
-		}
-		for i, v := range out {
-			if w := tc.want(i); v != w {
-				t.Fatalf("%s: element %d = %g, want %g", p.Name, i, v, w)
+			if !p.Opts.Has(codegen.OptStream) {
+				t.Fatalf("%s: not streamed, opts %s\n%s", p.Name, p.Opts, p)
+			}
+			r, err := d.Compile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := tc.bufs[0].Float32s()
+			for i := range out {
+				out[i] = float32(math.NaN())
+			}
+			if err := r.Run(tc.bufs, nil); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range out {
+				if w := tc.want(i); v != w {
+					t.Fatalf("%s: element %d = %g, want %g", p.Name, i, v, w)
+				}
 			}
 		}
 	}
