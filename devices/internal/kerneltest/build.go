@@ -63,27 +63,33 @@ func ReduceKernels(shapes ...[]int) []*codegen.Kernel {
 	var ks []*codegen.Kernel
 	for _, sh := range shapes {
 		full := shape.FromInts(sh...)
-		n := 1
-		for _, d := range sh {
-			n *= d
-		}
-		for axes := 1; axes < 1<<len(sh); axes++ {
-			var ax []int
-			out := append([]int{}, sh...)
-			for a := range sh {
-				if axes&(1<<a) != 0 {
-					ax = append(ax, a)
-					out[a] = 1
-				}
-			}
+		n := prod(sh)
+		eachAxisSubset(sh, func(axes int, ax, out []int) {
 			for _, op := range []codegen.Op{codegen.OpAdd, codegen.OpMax} {
 				v := Reduce(op, f32, ax, Op(codegen.OpMul, f32, Load(1, f32, full), Load(1, f32, full)))
 				one := Const(1, f32, shape.FromInts(out...))
 				ks = append(ks, Kernel(shape.FromInts(out...), Op(codegen.OpAdd, f32, v, one), codegen.BufSpec{DType: f32, Size: n}))
 			}
-		}
+		})
 	}
 	return ks
+}
+
+// eachAxisSubset calls f for each non-empty subset of sh's axes, with the
+// subset as a bit set, as the list of its axes, and as the shape left once
+// they are reduced to 1.
+func eachAxisSubset(sh []int, f func(axes int, ax, out []int)) {
+	for axes := 1; axes < 1<<len(sh); axes++ {
+		var ax []int
+		out := append([]int{}, sh...)
+		for a := range sh {
+			if axes&(1<<a) != 0 {
+				ax = append(ax, a)
+				out[a] = 1
+			}
+		}
+		f(axes, ax, out)
+	}
 }
 
 // NestedKernels returns, for each shape and each non-empty subset of its
@@ -97,19 +103,8 @@ func NestedKernels(shapes ...[]int) []*codegen.Kernel {
 	var ks []*codegen.Kernel
 	for _, sh := range shapes {
 		full := shape.FromInts(sh...)
-		n := 1
-		for _, d := range sh {
-			n *= d
-		}
-		for axes := 1; axes < 1<<len(sh); axes++ {
-			var ax []int
-			out := append([]int{}, sh...)
-			for a := range sh {
-				if axes&(1<<a) != 0 {
-					ax = append(ax, a)
-					out[a] = 1
-				}
-			}
+		n := prod(sh)
+		eachAxisSubset(sh, func(axes int, ax, out []int) {
 			// p varies along the reduced axes only, as argmax's positions.
 			pshape, pn := make([]int, len(sh)), 1
 			for a := range sh {
@@ -133,7 +128,7 @@ func NestedKernels(shapes ...[]int) []*codegen.Kernel {
 			eight := Const(8, f32, full)
 			low := Reduce(codegen.OpMax, f32, ax, Op(codegen.OpSub, f32, Op(codegen.OpSub, f32, Op(codegen.OpMul, f32, x, x), m), eight))
 			ks = append(ks, Kernel(shape.FromInts(out...), low, Spec(f32, n)))
-		}
+		})
 	}
 	return ks
 }
