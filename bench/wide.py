@@ -43,6 +43,7 @@ bias = f32(1024)
 Y = f32(64, 256, 256)
 Q, K = f32(64, 128, 64), f32(64, 64, 128)
 B1, B2 = f32(16, 256, 256), f32(16, 256, 256)
+L1, L2 = f32(96, 1024), f32(1024, 8192)
 gidx = rng.integers(0, 1024, (4096, 64))
 table, eidx = f32(16384, 256), rng.integers(0, 16384, 4096)
 cx, cw = f32(32, 32, 28, 28), f32(64, 32, 3, 3)
@@ -65,6 +66,7 @@ ROWS = {
     "cummax_rows": lambda: np.maximum.accumulate(S, axis=1),
     "bmm_attn": lambda: Q @ K,
     "bmm_256": lambda: B1 @ B2,
+    "linear_wide": lambda: L1 @ L2,
     "log_softmax": lambda: log_softmax(S),
     "gather_rows": lambda: np.take_along_axis(S, gidx, axis=1),
     "embedding": lambda: table[eidx],
@@ -100,7 +102,7 @@ try:
     import torch
     import torch.nn.functional as F
     torch.set_num_threads(2)
-    T = {k: torch.from_numpy(v) for k, v in dict(X=X, S=S, S2=S2, bias=bias, Y=Y, Q=Q, K=K, B1=B1, B2=B2,
+    T = {k: torch.from_numpy(v) for k, v in dict(X=X, S=S, S2=S2, bias=bias, Y=Y, Q=Q, K=K, B1=B1, B2=B2, L1=L1, L2=L2,
                                                   table=table, cx=cx, cw=cw, P=P, Z=Z).items()}
     tg, te = torch.from_numpy(gidx), torch.from_numpy(eidx)
     TROWS = {
@@ -118,6 +120,7 @@ try:
         "cummax_rows": lambda: T["S"].cummax(1).values,
         "bmm_attn": lambda: T["Q"] @ T["K"],
         "bmm_256": lambda: T["B1"] @ T["B2"],
+        "linear_wide": lambda: T["L1"] @ T["L2"],
         "log_softmax": lambda: torch.log_softmax(T["S"], 1),
         "gather_rows": lambda: T["S"].gather(1, tg),
         "embedding": lambda: T["table"][te],

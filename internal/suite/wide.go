@@ -74,6 +74,11 @@ var Wide = []Row{
 	{Name: "bmm_256", What: "16 x (256x256 @ 256x256)", In: []Input{f32(16, 256, 256), f32(16, 256, 256)},
 		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Matmul(t[1]) },
 		Ref: func(x [][]float64) []float64 { return bmm(x[0], x[1], 16, 256, 256, 256) }, Rtol: 1e-5},
+	// A linear layer on a small batch with a wide output: few row tiles
+	// share each packed column panel of the weight.
+	{Name: "linear_wide", What: "x @ w, 96x1024 @ 1024x8192", In: []Input{f32(96, 1024), f32(1024, 8192)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Matmul(t[1]) },
+		Ref: func(x [][]float64) []float64 { return bmm(x[0], x[1], 1, 96, 1024, 8192) }, Rtol: 1e-5},
 	{Name: "log_softmax", What: "log_softmax over rows, 4096x1024", In: []Input{f32(4096, 1024)},
 		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].LogSoftmax(1) },
 		Ref: func(x [][]float64) []float64 { return softmax(x[0], 4096, 1024, true) }, Atol: 1e-5, Rtol: 1e-5},
