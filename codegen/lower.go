@@ -67,7 +67,8 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 		p.Name = pl.name()
 	}
 	p.estimate()
-	if ss := streamStores(p); len(ss) > 0 || ch.replays {
+	listing := newCListing(p, cConst)
+	if ss := listing.streamStores(); len(ss) > 0 || ch.replays {
 		buf := -1
 		for _, s := range ss {
 			buf = p.UOps[p.UOps[s].Src[0]].Buf

@@ -190,7 +190,7 @@ func newCRenderer(p *Program) *cRenderer {
 	}
 	r.vec = r.planVec()
 	r.pack = r.planPack(true)
-	r.streams = streamStores(p)
+	r.streams = r.streamStores()
 	return r
 }
 

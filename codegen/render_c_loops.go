@@ -28,8 +28,8 @@ const minStreamTrip = 64
 // ascend with it or stay (loadsAscend). The loop is the
 // global loop, or one of at least minStreamTrip iterations (a row of an
 // elementwise kernel over a 2-D shape). Lower records it as OptStream.
-func streamStores(p *Program) map[int]int {
-	us := p.UOps
+func (l *cListing) streamStores() map[int]int {
+	p, us := l.p, l.u
 	buf := -1
 	for _, u := range us {
 		switch u.Op {
@@ -43,15 +43,9 @@ func streamStores(p *Program) map[int]int {
 			buf = g.Buf
 		}
 	}
-	if buf < 0 || p.SplitReduce || int64(p.Bufs[buf].Size)*4 < CStreamBytes {
+	if buf < 0 || p.SplitReduce || int64(p.Bufs[buf].Size)*4 < CStreamBytes || l.loaded[buf] {
 		return nil
 	}
-	for _, u := range us {
-		if u.Op == OpLoad && us[u.Src[0]].Op == OpDefineGlobal && us[u.Src[0]].Buf == buf {
-			return nil
-		}
-	}
-	l := newCListing(p, cConst)
 	out := map[int]int{}
 	for i, u := range us {
 		if u.Op != OpRange || !l.innermost[i] {
