@@ -159,6 +159,9 @@ func Alloc(d codegen.DType, n int) *Buffer {
 			off = align - r
 		}
 	}
+	if size >= hugeBytes {
+		adviseHuge(raw)
+	}
 	return &Buffer{DType: d, Len: n, Data: raw[off : off+size : off+size]}
 }
 
