@@ -114,7 +114,9 @@ func TestRenderCPack(t *testing.T) {
 		t.Errorf("matmul: Opts %s lack %s", p.Opts, want)
 	}
 	src := RenderC(p)
-	for _, w := range []string{"static __thread float pk", "__builtin_memcpy(&v", "&pk"} {
+	// The pack reads one line of each row of B and asks for the line
+	// beside it, the next column panel's, 16 floats on (prefetchNext).
+	for _, w := range []string{"static __thread float pk", "__builtin_memcpy(&v", "&pk", "if ((ridx3 & 15) == 0) __builtin_prefetch(", " + 64LL), 0, 2); }"} {
 		if !strings.Contains(src, w) {
 			t.Errorf("matmul: source lacks %q:\n%s", w, src)
 		}
