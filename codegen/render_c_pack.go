@@ -320,24 +320,26 @@ func (r *cRenderer) packIndex(pk *pack) string {
 }
 
 // prefetchNext returns the C that asks for the cache line of the next
-// global iteration's panel beside each line the pack reads (src, the
-// element it copies), or "" when there is none to ask for. A matmul's
-// panel is one line from each row of B, rows a power of two apart: they
-// all fall in the same few sets of L1 and L2, so the hardware prefetchers
-// do not follow them and each copy waits on memory (linear_wide's packs of
-// a 32 MiB weight took 27% of its kernel). Lines asked for a whole panel
-// ahead are evicted from L2 by the same conflicts, but into L3, from where
-// the next pack reads them. Only where the panel is packed in every
-// iteration of the global loop, its index moves by a constant with it, and
-// the innermost loop of the copy walks memory contiguously (one request a
-// 64-byte line); a prefetch never faults, so the last iteration's points
-// past the buffer harmlessly.
+// iteration's panel beside each line the pack reads (src, the element it
+// copies), or "" when there is none to ask for: the next iteration of the
+// loop the pack runs in (a matmul's column panels, the global loop; a
+// batched matmul's panels within one batch). A matmul's panel is one line
+// from each row of B, rows a power of two apart: they all fall in the same
+// few sets of L1 and L2, so the hardware prefetchers do not follow them and
+// each copy waits on memory (linear_wide's packs of a 32 MiB weight took
+// 27% of its kernel, bmm_attn's 13%). Lines asked for a whole panel ahead
+// are evicted from L2 by the same conflicts, but into L3, from where the
+// next pack reads them. Only where the panel's index moves by a constant
+// with that loop, and the innermost loop of the copy walks memory
+// contiguously (one request a 64-byte line); a prefetch never faults, so
+// the last iteration's points past the panel harmlessly.
 func (r *cRenderer) prefetchNext(pk *pack, src string) string {
 	idx := r.u[pk.load].Src[1]
-	if r.global < 0 || r.scope[pk.before] != r.global {
+	around := r.scope[pk.before]
+	if around < 0 {
 		return ""
 	}
-	c := r.coef(idx, r.global, map[int]int64{r.global: 1})
+	c := r.coef(idx, around, map[int]int64{around: 1})
 	inner := pk.dims[len(pk.dims)-1]
 	if c == noCoef || c == 0 || r.coef(idx, inner, map[int]int64{inner: 1}) != 1 {
 		return ""

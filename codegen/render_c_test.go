@@ -124,6 +124,19 @@ func TestRenderCPack(t *testing.T) {
 	if q := mmOpts(64, 256, 128, Options{Skip: []OptOp{OptPack}}); q.Opts.Has(OptPack) || strings.Contains(RenderC(q), "__thread") {
 		t.Errorf("PACK skipped, the panel is packed: %s", q.Opts)
 	}
+	// A batched matmul packs each batch's panels in a loop inside the
+	// global one (the batches): the prefetch asks for that loop's next panel.
+	const bs, bm, bn, bk = 4, 64, 128, 64
+	a := must2(shape.FromInts(bs, bm, 1, bk).ExpandInts([]int{bs, bm, bn, bk}))
+	b := must2(must2(must2(shape.FromInts(bs, bk, bn).Permute([]int{0, 2, 1})).ReshapeInts([]int{bs, 1, bn, bk})).ExpandInts([]int{bs, bm, bn, bk}))
+	red := &Node{Op: OpReduce, DType: Float32, ReduceOp: OpAdd, Axes: []int{3}, Src: []*Node{{Op: OpMul, DType: Float32, Src: []*Node{cLoad(1, a), cLoad(2, b)}}}}
+	bmm, err := Lower(&Kernel{AST: cStore(shape.FromInts(bs, bm, bn, 1), red), Bufs: []BufSpec{{Float32, bs * bm * bn}, {Float32, bs * bm * bk}, {Float32, bs * bk * bn}}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src := RenderC(bmm); !strings.Contains(src, "static __thread float pk") || !strings.Contains(src, " + 64LL), 0, 2); }") {
+		t.Errorf("batched matmul: the pack does not ask for the next panel:\n%s", src)
+	}
 	if src := RenderC(mm(64, DefaultTarget.Cols, 128)); strings.Contains(src, "__thread") {
 		t.Errorf("one column tile: the contiguous panel is packed:\n%s", src)
 	}
