@@ -345,11 +345,16 @@ func (r *cRenderer) fold(op Op, d DType, a, b string) string {
 	return r.alu(op, d, d, []string{a, b})
 }
 
-// loop emits RANGE i and its body, choosing the tiled, lane or sin form.
+// loop emits RANGE i and its body, choosing the transposed tile, tiled,
+// lane or sin form.
 func (r *cRenderer) loop(i int) {
 	lo, hi := r.ref(r.u[i].Src[0]), r.ref(r.u[i].Src[1])
 	if i == r.global {
 		lo, hi = "start", "end"
+	}
+	if t, ok := r.tr8At(i); ok {
+		r.emitTr8(t)
+		return
 	}
 	if r.vec.loops[i] {
 		r.vecLoop(i)

@@ -12,7 +12,7 @@ func cPrelude(used map[string]bool) string {
 	var b strings.Builder
 	b.WriteString("#include <stdint.h>\n#include <math.h>\n")
 	for _, h := range []struct{ name, code string }{
-		{"vec", cVec}, {"half", cHalf}, {"stream", cStream}, {"exp2", cExp2}, {"log2", cLog2}, {"sin", cSin},
+		{"vec", cVec}, {"half", cHalf}, {"stream", cStream}, {"tr8", cTr8}, {"exp2", cExp2}, {"log2", cLog2}, {"sin", cSin},
 	} {
 		if used[h.name] {
 			g := "TINY_" + strings.ToUpper(h.name)
@@ -21,6 +21,41 @@ func cPrelude(used map[string]bool) string {
 	}
 	return b.String()
 }
+
+// tiny_tr8 copies an 8 x 8 tile of 4-byte elements transposed: element
+// (a, b) of the source, at s[b*ss + a], to d[a*ds + b]. With AVX: the
+// source's eight rows as vectors, transposed by unpacks and shuffles within
+// 128-bit halves and then across them, and stored as eight rows; only bits
+// move (no arithmetic on the floats, NaN payloads kept).
+const cTr8 = `#if defined(__AVX__)
+#include <immintrin.h>
+static inline void tiny_tr8(const void* sv, long ss, void* dv, long ds) {
+  const float* s = (const float*)sv;
+  float* d = (float*)dv;
+  __m256 r0 = _mm256_loadu_ps(s), r1 = _mm256_loadu_ps(s + ss), r2 = _mm256_loadu_ps(s + 2*ss), r3 = _mm256_loadu_ps(s + 3*ss);
+  __m256 r4 = _mm256_loadu_ps(s + 4*ss), r5 = _mm256_loadu_ps(s + 5*ss), r6 = _mm256_loadu_ps(s + 6*ss), r7 = _mm256_loadu_ps(s + 7*ss);
+  __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1), t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+  __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5), t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+  __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xee), u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xee);
+  __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xee), u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xee);
+  _mm256_storeu_ps(d, _mm256_permute2f128_ps(u0, u4, 0x20));
+  _mm256_storeu_ps(d + ds, _mm256_permute2f128_ps(u1, u5, 0x20));
+  _mm256_storeu_ps(d + 2*ds, _mm256_permute2f128_ps(u2, u6, 0x20));
+  _mm256_storeu_ps(d + 3*ds, _mm256_permute2f128_ps(u3, u7, 0x20));
+  _mm256_storeu_ps(d + 4*ds, _mm256_permute2f128_ps(u0, u4, 0x31));
+  _mm256_storeu_ps(d + 5*ds, _mm256_permute2f128_ps(u1, u5, 0x31));
+  _mm256_storeu_ps(d + 6*ds, _mm256_permute2f128_ps(u2, u6, 0x31));
+  _mm256_storeu_ps(d + 7*ds, _mm256_permute2f128_ps(u3, u7, 0x31));
+}
+#else
+static inline void tiny_tr8(const void* sv, long ss, void* dv, long ds) {
+  const unsigned char* s = (const unsigned char*)sv;
+  unsigned char* d = (unsigned char*)dv;
+  for (long a = 0; a < 8; a++)
+    for (long b = 0; b < 8; b++) __builtin_memcpy(d + 4*(a*ds + b), s + 4*(b*ss + a), 4);
+}
+#endif
+`
 
 // The float32 helpers are branch-free so that the compiler vectorizes the
 // loops calling them; each is accurate to about 2 ulp over the whole range.

@@ -47,14 +47,18 @@ func TestCConst(t *testing.T) {
 
 // TestRenderCForms checks that the C follows codegen's loop shapes (the
 // lanes of a row sum as one accumulator array kept in two vector variables
-// through the reduce, a transpose's tiles as four loops), the finish function of a split reduce, and the same text on every
-// call (the cache key).
+// through the reduce, a transpose's 8 x 8 tiles as two loops around one
+// register transpose of 4-byte elements, four loops for wider ones), the
+// finish function of a split reduce, and the same text on every call (the
+// cache key).
 func TestRenderCForms(t *testing.T) {
 	x := shape.FromInts(256, 256)
 	rowSum := cLower(t, cStore(shape.FromInts(256, 1), &Node{Op: OpReduce, DType: Float32, ReduceOp: OpAdd, Axes: []int{1}, Src: []*Node{cLoad(1, x)}}),
 		BufSpec{Float32, 256}, BufSpec{Float32, 256 * 256})
 	tr := must2(x.Permute([]int{1, 0}))
 	transpose := cLower(t, cStore(x, cLoad(1, tr)), BufSpec{Float32, 256 * 256}, BufSpec{Float32, 256 * 256})
+	wide := &Node{Op: OpLoad, DType: Float64, Buf: 1, ST: tr}
+	transpose64 := cLower(t, cStore(x, wide), BufSpec{Float64, 256 * 256}, BufSpec{Float64, 256 * 256})
 	long := shape.FromInts(1 << 16)
 	total := cLower(t, cStore(shape.FromInts(1), &Node{Op: OpReduce, DType: Float32, ReduceOp: OpMax, Axes: []int{0}, Src: []*Node{cLoad(1, long)}}),
 		BufSpec{Float32, 1}, BufSpec{Float32, 1 << 16})
@@ -63,7 +67,8 @@ func TestRenderCForms(t *testing.T) {
 		want []string
 	}{
 		{rowSum, []string{"[16];", "tiny_v8 acc21_1 = {0};", "const long ridx2_1 = 8LL;", "__builtin_memcpy(&acc21[8], &acc21_1, sizeof acc21_1);"}},
-		{transpose, []string{"for (long ridx0 = start; ridx0 < end; ridx0++)", "for (long ridx3 = 0LL; ridx3 < 8LL; ridx3++)"}},
+		{transpose, []string{"for (long ridx0 = start; ridx0 < end; ridx0++)", "const long ridx2 = 0LL, ridx3 = 0LL;", "tiny_tr8(&data1[", "], 256LL, &data0[", "], 256LL);"}},
+		{transpose64, []string{"for (long ridx0 = start; ridx0 < end; ridx0++)", "for (long ridx3 = 0LL; ridx3 < 8LL; ridx3++)"}},
 		{total, []string{"void r_65536_finish(", "for (long step = 1; step < nparts; step *= 2)", "unsigned char* restrict part)"}},
 	} {
 		src := RenderC(tc.p)
@@ -75,6 +80,9 @@ func TestRenderCForms(t *testing.T) {
 		if again := RenderC(tc.p); again != src {
 			t.Errorf("%s: two renderings differ", tc.p.Name)
 		}
+	}
+	if strings.Contains(RenderC(transpose64), "tiny_tr8") {
+		t.Errorf("a transpose of 8-byte elements uses the 4-byte register transpose")
 	}
 	if abi := CABIOf(total); abi.Finish == "" || abi.PartBytes != 16*8 {
 		t.Errorf("split reduce ABI %+v", abi)

@@ -1,0 +1,57 @@
+package codegen
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestTr8Helper compiles tiny_tr8 with and without AVX and checks that both
+// move every element (a, b) of an 8 x 8 tile, from rows ss apart, to
+// d[a*ds + b], bit for bit (NaN payloads included), and nothing else.
+func TestTr8Helper(t *testing.T) {
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skip("no C compiler")
+	}
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the AVX form is x86-64's")
+	}
+	main := cPrelude(map[string]bool{"tr8": true}) + `
+#include <stdio.h>
+#include <string.h>
+int main(void) {
+  uint32_t s[8*20], d[8*11];
+  for (int i = 0; i < 8*20; i++) s[i] = 0x7fc00000u + i * 977u;
+  for (int i = 0; i < 8*11; i++) d[i] = 0xdeadbeefu;
+  tiny_tr8(s, 20, d, 11);
+  int bad = 0;
+  for (int a = 0; a < 8; a++)
+    for (int b = 0; b < 11; b++)
+      bad += d[a*11 + b] != (b < 8 ? s[b*20 + a] : 0xdeadbeefu);
+  printf("%d\n", bad);
+  return 0;
+}
+`
+	dir := t.TempDir()
+	src := filepath.Join(dir, "tr8.c")
+	if err := os.WriteFile(src, []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, flag := range []string{"-mavx", "-mno-avx"} {
+		bin := filepath.Join(dir, "tr8"+flag)
+		if out, err := exec.Command(cc, "-O2", flag, "-o", bin, src).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", flag, err, out)
+		}
+		out, err := exec.Command(bin).Output()
+		if err != nil {
+			t.Fatalf("%s: %v", flag, err)
+		}
+		if got := strings.TrimSpace(string(out)); got != "0" {
+			t.Errorf("%s: %s elements wrong", flag, got)
+		}
+	}
+}
