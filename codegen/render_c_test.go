@@ -47,8 +47,8 @@ func TestCConst(t *testing.T) {
 
 // TestRenderCForms checks that the C follows codegen's loop shapes (the
 // lanes of a row sum as one accumulator array kept in two vector variables
-// through the reduce, a transpose's 8 x 8 tiles as two loops around one
-// register transpose of 4-byte elements, four loops for wider ones), the
+// through the reduce, a transpose's 16 x 16 tiles as four 8 x 8 register
+// transposes of 4-byte elements, four loops for wider ones), the
 // finish function of a split reduce, and the same text on every call (the
 // cache key).
 func TestRenderCForms(t *testing.T) {
@@ -67,8 +67,9 @@ func TestRenderCForms(t *testing.T) {
 		want []string
 	}{
 		{rowSum, []string{"[16];", "tiny_v8 acc21_1 = {0};", "const long ridx2_1 = 8LL;", "__builtin_memcpy(&acc21[8], &acc21_1, sizeof acc21_1);"}},
-		{transpose, []string{"for (long ridx0 = start; ridx0 < end; ridx0++)", "const long ridx2 = 0LL, ridx3 = 0LL;", "tiny_tr8(&data1[", "], 256LL, &data0[", "], 256LL);"}},
-		{transpose64, []string{"for (long ridx0 = start; ridx0 < end; ridx0++)", "for (long ridx3 = 0LL; ridx3 < 8LL; ridx3++)"}},
+		{transpose, []string{"for (long ridx0 = start; ridx0 < end; ridx0++)", "const long ridx2 = 0LL, ridx3 = 0LL;",
+			"for (long ta = 0; ta < 16; ta += 8) for (long tb = 0; tb < 16; tb += 8)", "tiny_tr8(&data1[", " + ta + tb*256LL], 256LL, &data0[", " + ta*256LL + tb], 256LL);"}},
+		{transpose64, []string{"for (long ridx0 = start; ridx0 < end; ridx0++)", "for (long ridx3 = 0LL; ridx3 < 16LL; ridx3++)"}},
 		{total, []string{"void r_65536_finish(", "for (long step = 1; step < nparts; step *= 2)", "unsigned char* restrict part)"}},
 	} {
 		src := RenderC(tc.p)

@@ -2,19 +2,20 @@ package codegen
 
 import "fmt"
 
-// This file renders an 8 x 8 transpose tile as eight vector loads, a
-// transpose in registers and eight vector stores (tiny_tr8 in the prelude).
-// OptTile walks an elementwise kernel whose load strides along its
-// innermost axis (x.permute(...).contiguous()) in 8 x 8 tiles; written as
-// its two loops, gcc unrolled the tile into 64 scalar loads and stores with
-// half the values spilled to the stack (permute of 64x128x256: 4.1 ms on two
-// threads, 6.8 on one, NumPy 4.6). Only data moves, so every bit is kept.
+// This file renders a transpose tile as 8 x 8 blocks, each eight vector
+// loads, a transpose in registers and eight vector stores (tiny_tr8 in the
+// prelude). OptTile walks an elementwise kernel whose load strides along
+// its innermost axis (x.permute(...).contiguous()) in square tiles; written
+// as its two loops, gcc unrolled an 8 x 8 tile into 64 scalar loads and
+// stores with half the values spilled to the stack (permute of 64x128x256:
+// 4.1 ms on two threads, 6.8 on one, NumPy 4.6). Only data moves, so every
+// bit is kept.
 
-// trSide is the side of the tiles tiny_tr8 transposes.
+// trSide is the side of the blocks tiny_tr8 transposes.
 const trSide = 8
 
 // tr8 is one tile rendered by tiny_tr8: loop inner inside loop outer (both
-// of trSide iterations), whose body loads one 4-byte element that walks
+// of a multiple of trSide iterations), whose body loads one 4-byte element that walks
 // outer contiguously and inner loadStride apart, and stores it where inner
 // walks contiguously and outer storeStride apart.
 type tr8 struct {
@@ -31,7 +32,7 @@ func (r *cRenderer) tr8At(i int) (tr8, bool) {
 	if i == r.global || r.vec.loops[i] {
 		return t, false
 	}
-	if n, ok := r.constTrip(i); !ok || n != trSide || r.u[r.u[i].Src[0]].Val != 0 {
+	if n, ok := r.constTrip(i); !ok || n%trSide != 0 || r.u[r.u[i].Src[0]].Val != 0 {
 		return t, false
 	}
 	for j := i + 1; j < r.end[i]; j++ {
@@ -52,7 +53,7 @@ func (r *cRenderer) tr8At(i int) (tr8, bool) {
 	if t.inner < 0 || t.store < 0 || r.vec.loops[t.inner] {
 		return t, false
 	}
-	if n, ok := r.constTrip(t.inner); !ok || n != trSide || r.u[r.u[t.inner].Src[0]].Val != 0 {
+	if n, ok := r.constTrip(t.inner); !ok || n%trSide != 0 || r.u[r.u[t.inner].Src[0]].Val != 0 {
 		return t, false
 	}
 	if _, streamed := r.streams[t.inner]; streamed {
@@ -71,8 +72,8 @@ func (r *cRenderer) tr8At(i int) (tr8, bool) {
 }
 
 // emitTr8 renders tile t: its index arithmetic once, with both loop
-// variables 0, then one tiny_tr8 call from the load's first element to
-// the store's.
+// variables 0, then a tiny_tr8 call for each block of trSide x trSide,
+// from the load's element to the store's.
 func (r *cRenderer) emitTr8(t tr8) {
 	r.used["tr8"] = true
 	r.line("{")
@@ -86,8 +87,11 @@ func (r *cRenderer) emitTr8(t tr8) {
 		}
 	}
 	ld, st := r.u[t.load], r.u[t.store]
-	r.line("%s", fmt.Sprintf("tiny_tr8(&%s[%s], %dLL, &%s[%s], %dLL);",
-		r.ref(ld.Src[0]), r.ref(ld.Src[1]), t.loadStride, r.ref(st.Src[0]), r.ref(st.Src[1]), t.storeStride))
+	no, _ := r.constTrip(t.outer)
+	ni, _ := r.constTrip(t.inner)
+	r.line("for (long ta = 0; ta < %d; ta += %d) for (long tb = 0; tb < %d; tb += %d)", no, trSide, ni, trSide)
+	r.line("%s", fmt.Sprintf("  tiny_tr8(&%s[%s + ta + tb*%dLL], %dLL, &%s[%s + ta*%dLL + tb], %dLL);",
+		r.ref(ld.Src[0]), r.ref(ld.Src[1]), t.loadStride, t.loadStride, r.ref(st.Src[0]), r.ref(st.Src[1]), t.storeStride, t.storeStride))
 	r.depth--
 	r.line("}")
 }
