@@ -1,0 +1,44 @@
+package clang
+
+import (
+	"strings"
+	"testing"
+
+	"tiny/codegen"
+	kt "tiny/devices/internal/kerneltest"
+	"tiny/shape"
+)
+
+// TestTransposeTiles runs transposes big enough for codegen's square tiles
+// in every dtype on CLANG against the reference device: a matrix, a batch
+// of matrices (permute(0, 2, 1)), and a window of a larger matrix (an
+// offset and row strides that are not the tile's), whose 4-byte forms are
+// rendered as register transposes (tiny_tr8) and the others as loops (the
+// matrix alone: their loops are the ones every transpose had before).
+func TestTransposeTiles(t *testing.T) {
+	d := open(t, "", 1)
+	for _, dt := range codegen.DTypes {
+		mat := kt.Must(shape.FromInts(96, 64).Permute([]int{1, 0}))
+		batch := kt.Must(shape.FromInts(3, 48, 80).Permute([]int{0, 2, 1}))
+		window := kt.Must(kt.Must(shape.FromInts(100, 70).ShrinkInts([][2]int{{3, 99}, {5, 69}})).Permute([]int{1, 0}))
+		ks := []*codegen.Kernel{kt.Kernel(shape.FromInts(64, 96), kt.Load(1, dt, mat), kt.Spec(dt, 96*64))}
+		if dt.Size() == 4 {
+			ks = append(ks, kt.Kernel(shape.FromInts(3, 80, 48), kt.Load(1, dt, batch), kt.Spec(dt, 3*48*80)),
+				kt.Kernel(shape.FromInts(64, 96), kt.Load(1, dt, window), kt.Spec(dt, 100*70)))
+		}
+		for _, k := range ks {
+			check(t, k)
+			p, err := codegen.Lower(k, codegen.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := d.Compile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := strings.Contains(r.(*runner).src, "tiny_tr8("), dt.Size() == 4; got != want {
+				t.Errorf("%s %s: register transpose %v, want %v:\n%s", k.Name, dt, got, want, r.(*runner).src)
+			}
+		}
+	}
+}
