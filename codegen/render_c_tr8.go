@@ -1,7 +1,5 @@
 package codegen
 
-import "fmt"
-
 // This file renders a transpose tile as 8 x 8 blocks, each eight vector
 // loads, a transpose in registers and eight vector stores (tiny_tr8 in the
 // prelude). OptTile walks an elementwise kernel whose load strides along
@@ -14,10 +12,10 @@ import "fmt"
 // trSide is the side of the blocks tiny_tr8 transposes.
 const trSide = 8
 
-// tr8 is one tile rendered by tiny_tr8: loop inner inside loop outer (both
-// of a multiple of trSide iterations), whose body loads one 4-byte element that walks
-// outer contiguously and inner loadStride apart, and stores it where inner
-// walks contiguously and outer storeStride apart.
+// tr8 is one tile rendered by tiny_tr8: loop inner inside loop outer, each
+// of a multiple of trSide iterations, whose body loads one 4-byte element
+// that walks outer contiguously and inner loadStride apart, and stores it
+// where inner walks contiguously and outer storeStride apart.
 type tr8 struct {
 	outer, inner, load, store int
 	loadStride, storeStride   int64
@@ -90,8 +88,8 @@ func (r *cRenderer) emitTr8(t tr8) {
 	no, _ := r.constTrip(t.outer)
 	ni, _ := r.constTrip(t.inner)
 	r.line("for (long ta = 0; ta < %d; ta += %d) for (long tb = 0; tb < %d; tb += %d)", no, trSide, ni, trSide)
-	r.line("%s", fmt.Sprintf("  tiny_tr8(&%s[%s + ta + tb*%dLL], %dLL, &%s[%s + ta*%dLL + tb], %dLL);",
-		r.ref(ld.Src[0]), r.ref(ld.Src[1]), t.loadStride, t.loadStride, r.ref(st.Src[0]), r.ref(st.Src[1]), t.storeStride, t.storeStride))
+	r.line("  tiny_tr8(&%s[%s + ta + tb*%dLL], %dLL, &%s[%s + ta*%dLL + tb], %dLL);",
+		r.ref(ld.Src[0]), r.ref(ld.Src[1]), t.loadStride, t.loadStride, r.ref(st.Src[0]), r.ref(st.Src[1]), t.storeStride, t.storeStride)
 	r.depth--
 	r.line("}")
 }
