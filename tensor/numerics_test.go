@@ -213,7 +213,11 @@ func TestMultiplyAddAsCPU(t *testing.T) {
 
 // rand, randn, arange and linspace write their values straight into the
 // buffer: the host allocates little more than the buffer's 4 bytes an
-// element (it was 12 to 27).
+// element (it was 12 to 27). TotalAlloc counts every goroutine's
+// allocations, and in a full run of the package an earlier test's cleanups
+// can allocate in the same moment (6.3 bytes an element once under load),
+// so each creator is measured three times, every result kept alive (each
+// call takes a fresh buffer), and the least counts.
 func TestCreatorsAllocateLittle(t *testing.T) {
 	e := cpuEngine(t)
 	const n = 1 << 22
@@ -223,15 +227,21 @@ func TestCreatorsAllocateLittle(t *testing.T) {
 		"arange":   func() *Tensor { return e.Arange(0, n, 1) },
 		"linspace": func() *Tensor { return e.Linspace(0, 1, n) },
 	} {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		x := f()
-		runtime.ReadMemStats(&after)
-		if per := float64(after.TotalAlloc-before.TotalAlloc) / n; per > 6 {
-			t.Errorf("%s: %.1f bytes allocated per element", name, per)
+		least := math.Inf(1)
+		var keep []*Tensor
+		for range 3 {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			x := f()
+			runtime.ReadMemStats(&after)
+			least = min(least, float64(after.TotalAlloc-before.TotalAlloc)/n)
+			keep = append(keep, x)
 		}
-		runtime.KeepAlive(x)
+		if least > 6 {
+			t.Errorf("%s: %.1f bytes allocated per element", name, least)
+		}
+		runtime.KeepAlive(keep)
 	}
 }
 
