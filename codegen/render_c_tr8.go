@@ -18,7 +18,15 @@ const trSide = 8
 // where inner walks contiguously and outer storeStride apart.
 type tr8 struct {
 	outer, inner, load, store int
+	outerTrip, innerTrip      int
 	loadStride, storeStride   int64
+}
+
+// trBlocks returns the trip count of RANGE x when it is a plain loop over
+// [0, n) (constant bounds, not clipped) whose n trSide divides.
+func (r *cRenderer) trBlocks(x int) (int, bool) {
+	n, ok := r.constTrip(x)
+	return n, ok && r.u[x].Val == 0 && n%trSide == 0
 }
 
 // tr8At returns the tile whose outer loop is RANGE i, if the loop pair is
@@ -30,7 +38,8 @@ func (r *cRenderer) tr8At(i int) (tr8, bool) {
 	if i == r.global || r.vec.loops[i] {
 		return t, false
 	}
-	if n, ok := r.constTrip(i); !ok || n%trSide != 0 || r.u[r.u[i].Src[0]].Val != 0 {
+	var ok bool
+	if t.outerTrip, ok = r.trBlocks(i); !ok {
 		return t, false
 	}
 	for j := i + 1; j < r.end[i]; j++ {
@@ -51,7 +60,7 @@ func (r *cRenderer) tr8At(i int) (tr8, bool) {
 	if t.inner < 0 || t.store < 0 || r.vec.loops[t.inner] {
 		return t, false
 	}
-	if n, ok := r.constTrip(t.inner); !ok || n%trSide != 0 || r.u[r.u[t.inner].Src[0]].Val != 0 {
+	if t.innerTrip, ok = r.trBlocks(t.inner); !ok {
 		return t, false
 	}
 	if _, streamed := r.streams[t.inner]; streamed {
@@ -85,9 +94,7 @@ func (r *cRenderer) emitTr8(t tr8) {
 		}
 	}
 	ld, st := r.u[t.load], r.u[t.store]
-	no, _ := r.constTrip(t.outer)
-	ni, _ := r.constTrip(t.inner)
-	r.line("for (long ta = 0; ta < %d; ta += %d) for (long tb = 0; tb < %d; tb += %d)", no, trSide, ni, trSide)
+	r.line("for (long ta = 0; ta < %d; ta += %d) for (long tb = 0; tb < %d; tb += %d)", t.outerTrip, trSide, t.innerTrip, trSide)
 	r.line("  tiny_tr8(&%s[%s + ta + tb*%dLL], %dLL, &%s[%s + ta*%dLL + tb], %dLL);",
 		r.ref(ld.Src[0]), r.ref(ld.Src[1]), t.loadStride, t.loadStride, r.ref(st.Src[0]), r.ref(st.Src[1]), t.storeStride, t.storeStride)
 	r.depth--
