@@ -171,6 +171,9 @@ type cRenderer struct {
 	vec     vecPlan      // loops and accumulators rendered as vectors (render_c_vec.go)
 	vecCols map[int]bool // the trip counts of the Opts' INNER and LANES loops
 	pack    packPlan     // loads copied into contiguous panels first (render_c_pack.go)
+	vw      int          // float32 values in one vector (the Program's Vector)
+	vt      string       // the C type of one vector: tiny_v8 or tiny_v16
+	vecAccs int          // vector accumulators one reduce nest may keep in registers
 }
 
 func newCRenderer(p *Program) *cRenderer {
@@ -188,6 +191,8 @@ func newCRenderer(p *Program) *cRenderer {
 	if !r.split {
 		r.partOff, r.partBytes = map[int]int{}, 0
 	}
+	r.vw, r.vecAccs = vecShape(p.Vector)
+	r.vt = fmt.Sprintf("tiny_v%d", r.vw)
 	r.vec = r.planVec()
 	r.pack = r.planPack(true)
 	r.streams = r.streamStores()

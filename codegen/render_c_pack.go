@@ -176,7 +176,7 @@ func (r *cRenderer) panel(chain []int, f int, deps map[int]bool, idx, j int) *pa
 		pk.ext = append(pk.ext, n)
 		pk.size *= n
 	}
-	if pk.size > maxPackFloats || pk.size < 2*vecWidth {
+	if pk.size > maxPackFloats || pk.size < 2*r.vw {
 		return nil
 	}
 	// Every value the index reads that does not vary with the panel's

@@ -12,7 +12,7 @@ func cPrelude(used map[string]bool) string {
 	var b strings.Builder
 	b.WriteString("#include <stdint.h>\n#include <math.h>\n")
 	for _, h := range []struct{ name, code string }{
-		{"vec", cVec}, {"half", cHalf}, {"stream", cStream}, {"tr8", cTr8}, {"exp2", cExp2}, {"log2", cLog2}, {"sin", cSin},
+		{"vec", cVec}, {"vec16", cVec16}, {"half", cHalf}, {"stream", cStream}, {"tr8", cTr8}, {"exp2", cExp2}, {"log2", cLog2}, {"sin", cSin},
 	} {
 		if used[h.name] {
 			g := "TINY_" + strings.ToUpper(h.name)
@@ -69,7 +69,27 @@ static inline tiny_v8 tiny_fma8(tiny_v8 a, tiny_v8 b, tiny_v8 c) { return (tiny_
 static inline tiny_v8 tiny_fma8(tiny_v8 a, tiny_v8 b, tiny_v8 c) { tiny_v8 r; for (int i = 0; i < 8; i++) r[i] = __builtin_fmaf(a[i], b[i], c[i]); return r; }
 #endif
 `
-	cHalf = `#ifdef __FLT16_MAX__
+	// cVec16 is cVec for targets with 512-bit vectors (Target.Vector 16):
+	// one AVX-512 register a vector; without AVX-512 gcc splits each into
+	// two, which is correct but keeps half as many in registers.
+	cVec16 = `typedef float tiny_v16 __attribute__((vector_size(64)));
+static inline tiny_v16 tiny_bc16(float x) { return (tiny_v16){x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x}; }
+#if defined(__AVX512F__) && defined(__x86_64__)
+#include <immintrin.h>
+static inline tiny_v16 tiny_fma16(tiny_v16 a, tiny_v16 b, tiny_v16 c) { return (tiny_v16)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)c); }
+#else
+static inline tiny_v16 tiny_fma16(tiny_v16 a, tiny_v16 b, tiny_v16 c) { tiny_v16 r; for (int i = 0; i < 16; i++) r[i] = __builtin_fmaf(a[i], b[i], c[i]); return r; }
+#endif
+`
+	// The conversions use F16C's instructions where the compiler has them:
+	// on a CPU with AVX512-FP16, gcc 12 at -O3 dropped the rounding of
+	// (_Float16)x when it was read back as a float (an unrolled x.half().float()
+	// gave x; TestHalfRoundTrip), which the instructions' builtins leave alone.
+	cHalf = `#if defined(__F16C__) && defined(__x86_64__)
+#include <immintrin.h>
+static inline float tiny_h2f(uint16_t h) { return _cvtsh_ss(h); }
+static inline uint16_t tiny_f2h(float x) { return _cvtss_sh(x, _MM_FROUND_TO_NEAREST_INT); }
+#elif defined(__FLT16_MAX__)
 static inline float tiny_h2f(uint16_t h) { _Float16 f; __builtin_memcpy(&f, &h, 2); return (float)f; }
 static inline uint16_t tiny_f2h(float x) { _Float16 f = (_Float16)x; uint16_t h; __builtin_memcpy(&h, &f, 2); return h; }
 #else

@@ -106,17 +106,7 @@ func must2(st shape.Tracker, err error) shape.Tracker {
 // (PACK), not when OptPack is skipped, and that a panel already contiguous
 // in the nest's order (a matmul with one column tile) is not.
 func TestRenderCPack(t *testing.T) {
-	mmOpts := func(m, n, k int, opts Options) *Program {
-		a := must2(shape.FromInts(m, 1, k).ExpandInts([]int{m, n, k}))
-		b := must2(must2(must2(shape.FromInts(k, n).Permute([]int{1, 0})).ReshapeInts([]int{1, n, k})).ExpandInts([]int{m, n, k}))
-		red := &Node{Op: OpReduce, DType: Float32, ReduceOp: OpAdd, Axes: []int{2}, Src: []*Node{{Op: OpMul, DType: Float32, Src: []*Node{cLoad(1, a), cLoad(2, b)}}}}
-		k0 := &Kernel{AST: cStore(shape.FromInts(m, n, 1), red), Bufs: []BufSpec{{Float32, m * n}, {Float32, m * k}, {Float32, k * n}}}
-		p, err := Lower(k0, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	mmOpts := func(m, n, k int, opts Options) *Program { return matmulProgram(t, m, n, k, opts) }
 	mm := func(m, n, k int) *Program { return mmOpts(m, n, k, Options{}) }
 	p := mm(64, 256, 128)
 	if want := (Opt{Op: OptPack, Axis: 2, Arg: 128 * DefaultTarget.Cols}); !slices.Contains(p.Opts, want) {
@@ -148,5 +138,36 @@ func TestRenderCPack(t *testing.T) {
 	}
 	if src := RenderC(mm(64, DefaultTarget.Cols, 128)); strings.Contains(src, "__thread") {
 		t.Errorf("one column tile: the contiguous panel is packed:\n%s", src)
+	}
+}
+
+// matmulProgram lowers an (m, k) @ (k, n) float32 matmul under opts.
+func matmulProgram(t *testing.T, m, n, k int, opts Options) *Program {
+	t.Helper()
+	a := must2(shape.FromInts(m, 1, k).ExpandInts([]int{m, n, k}))
+	b := must2(must2(must2(shape.FromInts(k, n).Permute([]int{1, 0})).ReshapeInts([]int{1, n, k})).ExpandInts([]int{m, n, k}))
+	red := &Node{Op: OpReduce, DType: Float32, ReduceOp: OpAdd, Axes: []int{2}, Src: []*Node{{Op: OpMul, DType: Float32, Src: []*Node{cLoad(1, a), cLoad(2, b)}}}}
+	k0 := &Kernel{AST: cStore(shape.FromInts(m, n, 1), red), Bufs: []BufSpec{{Float32, m * n}, {Float32, m * k}, {Float32, k * n}}}
+	p, err := Lower(k0, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestRenderCVector16 checks that a matmul lowered for AVX512Target keeps
+// its 6 x 64 register tile in 24 vectors of 16 floats that fold with
+// tiny_fma16, and that DefaultTarget's keeps vectors of 8.
+func TestRenderCVector16(t *testing.T) {
+	p := matmulProgram(t, 96, 256, 128, Options{Target: &AVX512Target})
+	src := RenderC(p)
+	if p.Vector != 16 || strings.Contains(src, "tiny_v8") || !strings.Contains(src, "tiny_fma16(") {
+		t.Errorf("Vector %d, want 16 and tiny_fma16 without tiny_v8:\n%s", p.Vector, src)
+	}
+	if n := strings.Count(src, "tiny_v16 acc"); n != 24 {
+		t.Errorf("%d vector accumulators, want 24:\n%s", n, src)
+	}
+	if src := RenderC(matmulProgram(t, 96, 256, 128, Options{})); !strings.Contains(src, "tiny_fma8(") || strings.Contains(src, "tiny_v16") {
+		t.Errorf("DefaultTarget: want vectors of 8:\n%s", src)
 	}
 }

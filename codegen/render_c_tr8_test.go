@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/cpu"
 )
 
 // TestTr8Helper compiles tiny_tr8 with and without AVX and checks that both
@@ -52,6 +54,54 @@ int main(void) {
 		}
 		if got := strings.TrimSpace(string(out)); got != "0" {
 			t.Errorf("%s: %s elements wrong", flag, got)
+		}
+	}
+}
+
+// TestVec16Helper compiles tiny_fma16 and tiny_bc16 with and without
+// AVX-512 (without, gcc splits each vector in two) and checks both against
+// fmaf lane by lane, bit for bit.
+func TestVec16Helper(t *testing.T) {
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skip("no C compiler")
+	}
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the AVX-512 form is x86-64's")
+	}
+	main := cPrelude(map[string]bool{"vec16": true}) + `
+#include <stdio.h>
+int main(void) {
+  int bad = 0;
+  for (int k = 0; k < 100; k++) {
+    tiny_v16 a, b, c = tiny_bc16(0.1f * k);
+    for (int i = 0; i < 16; i++) { a[i] = 1.0f / (i + k + 1); b[i] = (float)(i * 3 - k) / 7.0f; }
+    tiny_v16 r = tiny_fma16(a, b, c);
+    for (int i = 0; i < 16; i++) bad += r[i] != __builtin_fmaf(a[i], b[i], 0.1f * k);
+  }
+  printf("%d\n", bad);
+  return 0;
+}
+`
+	dir := t.TempDir()
+	src := filepath.Join(dir, "vec16.c")
+	if err := os.WriteFile(src, []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, flag := range []string{"-mavx512f", "-mno-avx512f"} {
+		bin := filepath.Join(dir, "vec16"+flag)
+		if out, err := exec.Command(cc, "-O2", "-mfma", flag, "-o", bin, src, "-lm").CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", flag, err, out)
+		}
+		if flag == "-mavx512f" && !cpu.X86.HasAVX512F {
+			continue // built, but this CPU cannot run it
+		}
+		out, err := exec.Command(bin).Output()
+		if err != nil {
+			t.Fatalf("%s: %v", flag, err)
+		}
+		if got := strings.TrimSpace(string(out)); got != "0" {
+			t.Errorf("%s: %s lanes wrong", flag, got)
 		}
 	}
 }

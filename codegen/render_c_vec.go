@@ -11,10 +11,17 @@ import "fmt"
 // triples the tile's speed. The sums are the same: each accumulator still
 // folds its values one at a time, in order.
 
-const (
-	vecWidth   = 8  // float32 values in one vector (256 bits)
-	maxVecAccs = 13 // vector accumulators one reduce nest may keep in registers (of 16)
-)
+// vecShape returns the float32 values in one vector of a Program shaped
+// for Target.Vector v (8 unless 16) and how many vector accumulators one
+// reduce nest may keep in registers: all but three of the 16 registers of
+// AVX2 or the 32 of AVX-512 (a step's panel vectors and a broadcast factor
+// take the rest).
+func vecShape(v int) (width, accs int) {
+	if v == 16 {
+		return 16, 29
+	}
+	return 8, 13
+}
 
 // vecPlan says which loops and accumulators RenderC renders as vectors.
 type vecPlan struct {
@@ -31,7 +38,7 @@ const (
 
 // planVec finds the inner loops that can be vector loops: the loops of the
 // register tile's columns or of the lanes the Program's Opts record (INNER
-// or LANES: constant bounds 0..C with C their Arg, a multiple of vecWidth),
+// or LANES: constant bounds 0..C with C their Arg, a multiple of the vector width),
 // whose bodies are float32 loads contiguous in the loop variable (or not
 // depending on it), additions, subtractions, negations, multiplications
 // and multiply-adds of them, and sums into accumulators of C elements
@@ -105,11 +112,11 @@ func (r *cRenderer) planVec() vecPlan {
 	perNest := map[int]int{}
 	for a, l := range nest {
 		if !bad[a] {
-			perNest[l] += r.u[a].Size / vecWidth
+			perNest[l] += r.u[a].Size / r.vw
 		}
 	}
 	for a, l := range nest {
-		if perNest[l] > maxVecAccs {
+		if perNest[l] > r.vecAccs {
 			bad[a] = true
 		}
 	}
@@ -132,7 +139,7 @@ func (r *cRenderer) planVec() vecPlan {
 	}
 	for a, l := range nest {
 		if !bad[a] {
-			vp.accs[a] = r.u[a].Size / vecWidth
+			vp.accs[a] = r.u[a].Size / r.vw
 			vp.flush[l] = append(vp.flush[l], a)
 		}
 	}
@@ -180,7 +187,7 @@ func (r *cRenderer) vecStoreBody(i int, accs map[int]int) (map[int]uint8, bool) 
 			g := r.u[u.Src[0]]
 			switch {
 			case g.Op == OpDefineAcc:
-				if u.Src[1] != i || accs[u.Src[0]]*vecWidth != n || len(u.Src) > 2 || u.DType != Float32 {
+				if u.Src[1] != i || accs[u.Src[0]]*r.vw != n || len(u.Src) > 2 || u.DType != Float32 {
 					return nil, false
 				}
 			case g.Op == OpDefineGlobal:
@@ -251,14 +258,14 @@ func sortInts(xs []int) {
 
 // vecCandidate reports whether uop i is an innermost inner RANGE over
 // [0, C) with C the columns or lanes of an INNER or LANES the Opts record,
-// a multiple of vecWidth.
+// a multiple of the vector width, at most eight vectors.
 func (r *cRenderer) vecCandidate(i int) bool {
 	if i < 0 || r.u[i].Op != OpRange || !r.innermost[i] || r.u[i].Kind != RangeInner || i == r.global {
 		return false
 	}
 	lo, hi := r.u[r.u[i].Src[0]], r.u[r.u[i].Src[1]]
 	return lo.Op == OpConst && lo.Val == 0 && hi.Op == OpConst && r.vecCols[int(hi.Val)] &&
-		int(hi.Val)%vecWidth == 0 && hi.Val >= vecWidth && hi.Val <= 64
+		int(hi.Val)%r.vw == 0 && int(hi.Val) >= r.vw && int(hi.Val) <= 8*r.vw
 }
 
 // vecBody classifies the uops of loop i's body and returns the
@@ -378,7 +385,7 @@ func (l *cListing) coef(j, i int, memo map[int]int64) int64 {
 	return c
 }
 
-// vecLoop emits loop i as one copy of its body per vector of vecWidth
+// vecLoop emits loop i as one copy of its body per vector of r.vw
 // columns, side by side in one block, each copy's values named with its
 // own suffix and its loop variable fixed at the copy's first column: first
 // every copy's loads and arithmetic, then the multiply-adds accumulator by
@@ -387,14 +394,18 @@ func (l *cListing) coef(j, i int, memo map[int]int64) int64 {
 // with the copies one after the other, the compiler kept every row's
 // broadcast live at once and spilled the tile's accumulators.
 func (r *cRenderer) vecLoop(i int) {
-	r.used["vec"] = true
+	if r.vw == 16 {
+		r.used["vec16"] = true
+	} else {
+		r.used["vec"] = true
+	}
 	n := int(r.u[r.u[i].Src[1]].Val)
 	r.line("{")
 	r.depth++
 	r.copyLo, r.copyHi = i, r.end[i]
-	for v := 0; v < n/vecWidth; v++ {
+	for v := 0; v < n/r.vw; v++ {
 		r.copySuffix = fmt.Sprintf("_%d", v)
-		r.line("const long %s = %dLL;", r.ref(i), v*vecWidth)
+		r.line("const long %s = %dLL;", r.ref(i), v*r.vw)
 		for j := i + 1; j < r.end[i]; j++ {
 			if r.u[j].Op != OpAccum {
 				r.vecUop(j, v)
@@ -403,7 +414,7 @@ func (r *cRenderer) vecLoop(i int) {
 	}
 	for j := i + 1; j < r.end[i]; j++ {
 		if r.u[j].Op == OpAccum {
-			for v := 0; v < n/vecWidth; v++ {
+			for v := 0; v < n/r.vw; v++ {
 				r.copySuffix = fmt.Sprintf("_%d", v)
 				r.vecUop(j, v)
 			}
@@ -420,12 +431,12 @@ func (r *cRenderer) vecUop(j, v int) {
 	switch {
 	case u.Op == OpAccum && u.ReduceOp == OpMulAcc:
 		acc := fmt.Sprintf("%s_%d", r.ref(u.Src[0]), v)
-		r.line("%s = tiny_fma8(%s, %s, %s);", acc, r.vecOperand(u.Src[2]), r.vecOperand(u.Src[3]), acc)
+		r.line("%s = tiny_fma%d(%s, %s, %s);", acc, r.vw, r.vecOperand(u.Src[2]), r.vecOperand(u.Src[3]), acc)
 	case u.Op == OpAccum:
 		acc := fmt.Sprintf("%s_%d", r.ref(u.Src[0]), v)
 		r.line("%s = %s;", acc, r.accum(u, acc))
 	case r.vec.class[j] == vecValue && u.Op == OpLoad && r.u[u.Src[0]].Op == OpDefineAcc:
-		r.line("const tiny_v8 %s = %s_%d;", r.ref(j), r.ref(u.Src[0]), v)
+		r.line("const %s %s = %s_%d;", r.vt, r.ref(j), r.ref(u.Src[0]), v)
 	case u.Op == OpStore:
 		val := r.ref(u.Src[2])
 		st := fmt.Sprintf("__builtin_memcpy(&%s[%s], &%s, sizeof %s);", r.ref(u.Src[0]), r.ref(u.Src[1]), val, val)
@@ -436,17 +447,17 @@ func (r *cRenderer) vecUop(j, v int) {
 		}
 	case r.vec.class[j] == vecValue && u.Op == OpLoad && r.pack.byLoad[j] != nil:
 		pk := r.pack.byLoad[j]
-		r.line("tiny_v8 %s; __builtin_memcpy(&%s, &%s[%s], sizeof %s);", r.ref(j), r.ref(j), packName(pk), r.packIndex(pk), r.ref(j))
+		r.line("%s %s; __builtin_memcpy(&%s, &%s[%s], sizeof %s);", r.vt, r.ref(j), r.ref(j), packName(pk), r.packIndex(pk), r.ref(j))
 	case r.vec.class[j] == vecValue && u.Op == OpLoad:
-		r.line("tiny_v8 %s; __builtin_memcpy(&%s, &%s[%s], sizeof %s);", r.ref(j), r.ref(j), r.ref(u.Src[0]), r.ref(u.Src[1]), r.ref(j))
+		r.line("%s %s; __builtin_memcpy(&%s, &%s[%s], sizeof %s);", r.vt, r.ref(j), r.ref(j), r.ref(u.Src[0]), r.ref(u.Src[1]), r.ref(j))
 	case r.vec.class[j] == vecValue && u.Op == OpMulAcc:
-		r.line("const tiny_v8 %s = tiny_fma8(%s, %s, %s);", r.ref(j), r.vecOperand(u.Src[0]), r.vecOperand(u.Src[1]), r.vecOperand(u.Src[2]))
+		r.line("const %s %s = tiny_fma%d(%s, %s, %s);", r.vt, r.ref(j), r.vw, r.vecOperand(u.Src[0]), r.vecOperand(u.Src[1]), r.vecOperand(u.Src[2]))
 	case r.vec.class[j] == vecValue:
 		src := make([]string, len(u.Src))
 		for k, s := range u.Src {
 			src[k] = r.ref(s)
 		}
-		r.line("const tiny_v8 %s = %s;", r.ref(j), r.alu(u.Op, u.DType, u.DType, src))
+		r.line("const %s %s = %s;", r.vt, r.ref(j), r.alu(u.Op, u.DType, u.DType, src))
 	default:
 		r.uop(j)
 	}
@@ -458,13 +469,13 @@ func (r *cRenderer) vecOperand(j int) string {
 	if r.vec.class[j] == vecValue {
 		return r.ref(j)
 	}
-	return "tiny_bc8(" + r.ref(j) + ")"
+	return fmt.Sprintf("tiny_bc%d(%s)", r.vw, r.ref(j))
 }
 
 // vecAcc declares the vector variables of accumulator i, zero.
 func (r *cRenderer) vecAcc(i int) {
 	for v := 0; v < r.vec.accs[i]; v++ {
-		r.line("tiny_v8 %s_%d = {0};", r.ref(i), v)
+		r.line("%s %s_%d = {0};", r.vt, r.ref(i), v)
 	}
 }
 
@@ -473,7 +484,7 @@ func (r *cRenderer) vecAcc(i int) {
 func (r *cRenderer) vecFlush(l int) {
 	for _, a := range r.vec.flush[l] {
 		for v := 0; v < r.vec.accs[a]; v++ {
-			r.line("__builtin_memcpy(&%s[%d], &%s_%d, sizeof %s_%d);", r.ref(a), v*vecWidth, r.ref(a), v, r.ref(a), v)
+			r.line("__builtin_memcpy(&%s[%d], &%s_%d, sizeof %s_%d);", r.ref(a), v*r.vw, r.ref(a), v, r.ref(a), v)
 		}
 	}
 }

@@ -71,6 +71,8 @@ type Program struct {
 	// Opts are the optimizations Lower applied (opt.go), in order:
 	// Options.Replay with them lowers the kernel to this Program again.
 	Opts Opts
+	// Vector is the Target's Vector: the width of the C renderer's vectors.
+	Vector int
 }
 
 // String prints the applied optimizations, then the uop list, one uop per

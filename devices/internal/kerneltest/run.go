@@ -27,7 +27,8 @@ func RandomKernels(t *testing.T, n, short int, check func(*testing.T, *codegen.K
 // FuzzTargets is a device's fuzz target: it lowers the random kernel of a
 // fuzzed seed for a fuzzed target (register tiles, lanes, dot products,
 // transpose tiles of every small size, inner loops bounded to a multiple
-// of 4 accumulators) and passes both to check. The corpus holds seeds 0 to
+// of 4 accumulators; vectors of 8 floats for even seeds, 16 for odd ones)
+// and passes both to check. The corpus holds seeds 0 to
 // seeds-1 under two small targets.
 func FuzzTargets(f *testing.F, seeds int64, check func(*testing.T, *codegen.Kernel, []codegen.Options)) {
 	for seed := range seeds {
@@ -36,7 +37,7 @@ func FuzzTargets(f *testing.F, seeds int64, check func(*testing.T, *codegen.Kern
 	}
 	f.Fuzz(func(t *testing.T, seed int64, lanes, rows, cols, dot, tile uint8) {
 		k := RandomKernel(rand.New(rand.NewSource(seed)))
-		tgt := codegen.Target{Lanes: int(lanes % 20), Rows: int(rows % 10), Cols: int(cols % 70), Dot: int(dot % 6), Tile: int(tile % 20), Accs: 4 * int(tile%20)}
+		tgt := codegen.Target{Lanes: int(lanes % 20), Rows: int(rows % 10), Cols: int(cols % 70), Dot: int(dot % 6), Tile: int(tile % 20), Accs: 4 * int(tile%20), Vector: 8 << (seed & 1)}
 		check(t, k, []codegen.Options{{Target: &tgt}})
 	})
 }
