@@ -92,6 +92,21 @@ func TestRegisterTile(t *testing.T) {
 	if !slices.Contains(p.Opts, Opt{OptUpcast, 0, 5}) {
 		t.Errorf("25 rows by 6: want tiles of 5, got %s", p.Opts)
 	}
+	// 32 columns under AVX-512's 6 x 64 tile: 8 rows of 32 (16 of its 24
+	// vector accumulators, where 6 rows kept 12); 64 or more: 6 x 64.
+	p = lower(t, matmulKernel(96, 32, 40), Options{Target: &AVX512Target})
+	if !slices.Contains(p.Opts, Opt{OptUpcast, 0, 8}) || !slices.Contains(p.Opts, Opt{OptInner, 1, 32}) {
+		t.Errorf("32 columns, AVX512Target: want 8 x 32 tiles, got %s", p.Opts)
+	}
+	p = lower(t, matmulKernel(96, 128, 40), Options{Target: &AVX512Target})
+	if !slices.Contains(p.Opts, Opt{OptUpcast, 0, 6}) || !slices.Contains(p.Opts, Opt{OptInner, 1, 64}) {
+		t.Errorf("128 columns, AVX512Target: want 6 x 64 tiles, got %s", p.Opts)
+	}
+	for _, c := range []struct{ rows, cols, w, want int }{{6, 64, 32, 8}, {6, 64, 48, 8}, {6, 64, 16, 8}, {6, 64, 64, 6}, {6, 64, 12, 6}, {6, 16, 8, 8}, {4, 32, 16, 6}} {
+		if got := tileRows(&Target{Rows: c.rows, Cols: c.cols}, c.w); got != c.want {
+			t.Errorf("tileRows(%d x %d tile, %d columns) = %d, want %d", c.rows, c.cols, c.w, got, c.want)
+		}
+	}
 }
 
 // TestLanes checks a row sum keeping Lanes partial sums per row, folded in
