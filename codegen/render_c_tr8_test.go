@@ -15,13 +15,6 @@ import (
 // move every element (a, b) of an 8 x 8 tile, from rows ss apart, to
 // d[a*ds + b], bit for bit (NaN payloads included), and nothing else.
 func TestTr8Helper(t *testing.T) {
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		t.Skip("no C compiler")
-	}
-	if runtime.GOARCH != "amd64" {
-		t.Skip("the AVX form is x86-64's")
-	}
 	main := cPrelude(map[string]bool{"tr8": true}) + `
 #include <stdio.h>
 #include <string.h>
@@ -38,37 +31,13 @@ int main(void) {
   return 0;
 }
 `
-	dir := t.TempDir()
-	src := filepath.Join(dir, "tr8.c")
-	if err := os.WriteFile(src, []byte(main), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, flag := range []string{"-mavx", "-mno-avx"} {
-		bin := filepath.Join(dir, "tr8"+flag)
-		if out, err := exec.Command(cc, "-O2", flag, "-o", bin, src).CombinedOutput(); err != nil {
-			t.Fatalf("%s: %v\n%s", flag, err, out)
-		}
-		out, err := exec.Command(bin).Output()
-		if err != nil {
-			t.Fatalf("%s: %v", flag, err)
-		}
-		if got := strings.TrimSpace(string(out)); got != "0" {
-			t.Errorf("%s: %s elements wrong", flag, got)
-		}
-	}
+	checkCHelper(t, main, []cBuild{{"-mavx", true}, {"-mno-avx", true}})
 }
 
 // TestVec16Helper compiles tiny_fma16 and tiny_bc16 with and without
 // AVX-512 (without, gcc splits each vector in two) and checks both against
 // fmaf lane by lane, bit for bit.
 func TestVec16Helper(t *testing.T) {
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		t.Skip("no C compiler")
-	}
-	if runtime.GOARCH != "amd64" {
-		t.Skip("the AVX-512 form is x86-64's")
-	}
 	main := cPrelude(map[string]bool{"vec16": true}) + `
 #include <stdio.h>
 int main(void) {
@@ -83,25 +52,48 @@ int main(void) {
   return 0;
 }
 `
+	checkCHelper(t, main, []cBuild{{"-mavx512f", cpu.X86.HasAVX512F}, {"-mno-avx512f", true}}, "-mfma")
+}
+
+// cBuild is one build of a helper's test program: the flag it is compiled
+// with, and whether this CPU can run the result.
+type cBuild struct {
+	flag string
+	run  bool
+}
+
+// checkCHelper compiles main, a C program that prints how many of its
+// checks failed, once per build (each with the extra flags too), runs every
+// build the CPU can run, and fails unless each prints 0.
+func checkCHelper(t *testing.T, main string, builds []cBuild, extra ...string) {
+	t.Helper()
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skip("no C compiler")
+	}
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the vector forms are x86-64's")
+	}
 	dir := t.TempDir()
-	src := filepath.Join(dir, "vec16.c")
+	src := filepath.Join(dir, "helper.c")
 	if err := os.WriteFile(src, []byte(main), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, flag := range []string{"-mavx512f", "-mno-avx512f"} {
-		bin := filepath.Join(dir, "vec16"+flag)
-		if out, err := exec.Command(cc, "-O2", "-mfma", flag, "-o", bin, src, "-lm").CombinedOutput(); err != nil {
-			t.Fatalf("%s: %v\n%s", flag, err, out)
+	for _, b := range builds {
+		bin := filepath.Join(dir, "helper"+b.flag)
+		args := append(append([]string{"-O2", b.flag}, extra...), "-o", bin, src, "-lm")
+		if out, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", b.flag, err, out)
 		}
-		if flag == "-mavx512f" && !cpu.X86.HasAVX512F {
+		if !b.run {
 			continue // built, but this CPU cannot run it
 		}
 		out, err := exec.Command(bin).Output()
 		if err != nil {
-			t.Fatalf("%s: %v", flag, err)
+			t.Fatalf("%s: %v", b.flag, err)
 		}
 		if got := strings.TrimSpace(string(out)); got != "0" {
-			t.Errorf("%s: %s lanes wrong", flag, got)
+			t.Errorf("%s: %s checks failed", b.flag, got)
 		}
 	}
 }
