@@ -81,7 +81,9 @@ func checkCHelper(t *testing.T, main string, builds []cBuild, extra ...string) {
 	}
 	for _, b := range builds {
 		bin := filepath.Join(dir, "helper"+b.flag)
-		args := append(append([]string{"-O2", b.flag}, extra...), "-o", bin, src, "-lm")
+		// -ffp-contract=off as the CLANG device compiles: gcc's default
+		// would fuse a multiply and an add written apart.
+		args := append(append([]string{"-O2", "-ffp-contract=off", b.flag}, extra...), "-o", bin, src, "-lm")
 		if out, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
 			t.Fatalf("%s: %v\n%s", b.flag, err, out)
 		}
