@@ -11,8 +11,10 @@ import (
 // This file defines RenderC, the C renderer the CLANG device compiles. The
 // C follows the uops line for line; the loop shapes that let the compiler
 // vectorize without -ffast-math (register tiles, lanes of partial
-// accumulators, transpose tiles) are chosen by codegen for DefaultTarget,
-// so the renderer only adds what is particular to C:
+// accumulators, transpose tiles) are chosen by codegen for the device's
+// Target (DefaultTarget, or AVX512Target, whose Vector the Program records
+// for the width of the renderer's vectors), so the renderer only adds what
+// is particular to C:
 //
 //   - streaming stores: a large contiguous float32 output is written around
 //     the caches (render_c_loops.go), when the Program's Opts say STREAM;
