@@ -162,6 +162,9 @@ func matmulProgram(t *testing.T, m, n, k int, opts Options) *Program {
 func TestRenderCVector16(t *testing.T) {
 	p := matmulProgram(t, 96, 256, 128, Options{Target: &AVX512Target})
 	src := RenderC(p)
+	if !strings.Contains(p.String(), "\nvector 16 floats\n") {
+		t.Errorf("the Program does not print its vector width:\n%s", p)
+	}
 	if p.Vector != 16 || strings.Contains(src, "tiny_v8") || !strings.Contains(src, "tiny_fma16(") {
 		t.Errorf("Vector %d, want 16 and tiny_fma16 without tiny_v8:\n%s", p.Vector, src)
 	}

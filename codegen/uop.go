@@ -75,12 +75,16 @@ type Program struct {
 	Vector int
 }
 
-// String prints the applied optimizations, then the uop list, one uop per
-// line, the way DEBUG=3 shows it: index, op, dtype, operands and argument.
+// String prints the applied optimizations and the target's vector width
+// (when the target sets one), then the uop list, one uop per line, the way
+// DEBUG=3 shows it: index, op, dtype, operands and argument.
 func (p *Program) String() string {
 	var b strings.Builder
 	if len(p.Opts) > 0 {
 		fmt.Fprintf(&b, "opts %s\n", p.Opts)
+	}
+	if p.Vector != 0 {
+		fmt.Fprintf(&b, "vector %d floats\n", p.Vector)
 	}
 	depth := 0
 	for i, u := range p.UOps {
