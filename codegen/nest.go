@@ -135,7 +135,11 @@ var DefaultTarget = Target{Lanes: 16, Rows: 6, Cols: 16, Dot: 4, Tile: 16, Accs:
 // 10.4-14.9 with 8 x 32 tiles and 10.6-14.8 with 6 x 32 (alternated rounds).
 // Lanes stay 16 (one vector): the sums fold in the same order as on AVX2,
 // and 32 lanes were no faster.
-var AVX512Target = Target{Lanes: 16, Rows: 6, Cols: 64, Dot: 4, Tile: 16, Accs: 64, Vector: 16}
+var AVX512Target = func() Target {
+	t := DefaultTarget
+	t.Cols, t.Vector = 64, 16
+	return t
+}()
 
 // Tuning constants.
 const (

@@ -12,7 +12,7 @@ func cPrelude(used map[string]bool) string {
 	var b strings.Builder
 	b.WriteString("#include <stdint.h>\n#include <math.h>\n")
 	for _, h := range []struct{ name, code string }{
-		{"vec", cVec}, {"vec16", cVec16}, {"half", cHalf}, {"stream", cStream}, {"tr8", cTr8}, {"exp2", cExp2}, {"log2", cLog2}, {"sin", cSin},
+		{"vec8", cVec8}, {"vec16", cVec16}, {"half", cHalf}, {"stream", cStream}, {"tr8", cTr8}, {"exp2", cExp2}, {"log2", cLog2}, {"sin", cSin},
 	} {
 		if used[h.name] {
 			g := "TINY_" + strings.ToUpper(h.name)
@@ -60,7 +60,7 @@ static inline void tiny_tr8(const void* sv, long ss, void* dv, long ds) {
 // The float32 helpers are branch-free so that the compiler vectorizes the
 // loops calling them; each is accurate to about 2 ulp over the whole range.
 const (
-	cVec = `typedef float tiny_v8 __attribute__((vector_size(32)));
+	cVec8 = `typedef float tiny_v8 __attribute__((vector_size(32)));
 static inline tiny_v8 tiny_bc8(float x) { return (tiny_v8){x, x, x, x, x, x, x, x}; }
 #if defined(__FMA__) && defined(__x86_64__)
 #include <immintrin.h>
@@ -69,7 +69,7 @@ static inline tiny_v8 tiny_fma8(tiny_v8 a, tiny_v8 b, tiny_v8 c) { return (tiny_
 static inline tiny_v8 tiny_fma8(tiny_v8 a, tiny_v8 b, tiny_v8 c) { tiny_v8 r; for (int i = 0; i < 8; i++) r[i] = __builtin_fmaf(a[i], b[i], c[i]); return r; }
 #endif
 `
-	// cVec16 is cVec for targets with 512-bit vectors (Target.Vector 16):
+	// cVec16 is cVec8 for targets with 512-bit vectors (Target.Vector 16):
 	// one AVX-512 register a vector; without AVX-512 gcc splits each into
 	// two, which is correct but keeps half as many in registers.
 	cVec16 = `typedef float tiny_v16 __attribute__((vector_size(64)));

@@ -394,11 +394,7 @@ func (l *cListing) coef(j, i int, memo map[int]int64) int64 {
 // with the copies one after the other, the compiler kept every row's
 // broadcast live at once and spilled the tile's accumulators.
 func (r *cRenderer) vecLoop(i int) {
-	if r.vw == 16 {
-		r.used["vec16"] = true
-	} else {
-		r.used["vec"] = true
-	}
+	r.used[fmt.Sprintf("vec%d", r.vw)] = true
 	n := int(r.u[r.u[i].Src[1]].Val)
 	r.line("{")
 	r.depth++

@@ -29,9 +29,9 @@ func open(t testing.TB, dir string, threads int) devices.Device {
 
 // check runs k on CLANG (one and three workers, with and without the
 // lowering's optimizations, for a small target and for AVX-512's, whose
-// 16-float vectors gcc splits in two where the CPU lacks them) and compares every output element with the
-// reference device's on the same program. It compiles into the user's
-// cache, so that reruns are quick.
+// 16-float vectors gcc splits in two where the CPU lacks them) and
+// compares every output element with the reference device's on the same
+// program. It compiles into the user's cache, so that reruns are quick.
 func check(t *testing.T, k *codegen.Kernel) {
 	t.Helper()
 	checkOpts(t, k, []codegen.Options{{}, {NoMerge: true, NoReorder: true, NoUnroll: true, NoSplit: true},

@@ -28,8 +28,8 @@ func RandomKernels(t *testing.T, n, short int, check func(*testing.T, *codegen.K
 // fuzzed seed for a fuzzed target (register tiles, lanes, dot products,
 // transpose tiles of every small size, inner loops bounded to a multiple
 // of 4 accumulators; vectors of 8 floats for even seeds, 16 for odd ones)
-// and passes both to check. The corpus holds seeds 0 to
-// seeds-1 under two small targets.
+// and passes both to check. The corpus holds seeds 0 to seeds-1 under two
+// small targets.
 func FuzzTargets(f *testing.F, seeds int64, check func(*testing.T, *codegen.Kernel, []codegen.Options)) {
 	for seed := range seeds {
 		f.Add(seed, uint8(2), uint8(2), uint8(4), uint8(2), uint8(2))
