@@ -88,12 +88,53 @@ func outputBuffer(d DType, n int, kept bool) (*devices.Buffer, bool) {
 		return b, ok
 	}
 	if !ok {
+		raiseLead(size)
 		return reclaim(d, n)
 	}
-	if sinceCollect.Add(int64(size)) >= collectEvery && devices.Pooled(d, n) <= 1 {
+	if sinceCollect.Add(int64(size)) >= collectEvery && devices.Pooled(d, n) < lead(size) {
 		collectSoon()
 	}
 	return b, true
+}
+
+// leads holds, for each size of large result that has found the pool
+// empty, how many buffers of it the pool must still hold when realize
+// starts a collection: the rounds a loop runs while the collection marks
+// and its cleanups bring the dead results back. It starts at 2 (one to
+// spare for a round that comes before the cleanups) and grows by one with
+// each round that finds the pool empty, up to leadBytes of buffers: a
+// fixed lead of 2 left the embedding row (4 MiB results, 0.5 ms a call)
+// finding the pool empty once every collection, each time paying 10 ms
+// for a fresh buffer's page faults, as collections here take 2-4 calls.
+var leads struct {
+	sync.Mutex
+	m map[int]int
+}
+
+// leadBytes bounds the buffers a lead keeps back for a collection's
+// latency; a size of leadBytes or more keeps the lead of 2.
+const leadBytes = 32 << 20
+
+// lead returns how many buffers of size bytes the pool must still hold
+// when realize starts a collection.
+func lead(size int) int {
+	leads.Lock()
+	defer leads.Unlock()
+	return max(leads.m[size], 2)
+}
+
+// raiseLead records that a large result of size bytes found the pool
+// empty.
+func raiseLead(size int) {
+	leads.Lock()
+	defer leads.Unlock()
+	if leads.m == nil {
+		leads.m = map[int]int{}
+	}
+	l := max(leads.m[size], 2)
+	if (l+1)*size <= leadBytes {
+		leads.m[size] = l + 1
+	}
 }
 
 // reclaim is realize's way to a buffer of n elements of d for a large

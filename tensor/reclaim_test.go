@@ -110,3 +110,47 @@ func TestCollectEvery(t *testing.T) {
 	}
 	b.Free()
 }
+
+// TestCollectLead checks that a size of large result that has found the
+// pool empty starts its collections earlier: with a lead of 2, a loop whose
+// collections take longer than one round finds the pool empty once every
+// collection and pays a fresh buffer's page faults each time (the embedding
+// row: 10 ms against a 0.5 ms call). The size is one no other test uses.
+func TestCollectLead(t *testing.T) {
+	const n = 1<<18 + 48 // float32: just over 1 MiB
+	size := n * Float32.Size()
+	if got := lead(size); got != 2 {
+		t.Fatalf("lead of a size never seen = %d, want 2", got)
+	}
+	// The pool holds none of the size: the result misses and raises the lead.
+	b1, ok := outputBuffer(Float32, n, true)
+	if ok {
+		t.Fatal("outputBuffer found a buffer of a size no one freed")
+	}
+	if got := lead(size); got != 3 {
+		t.Fatalf("lead after a miss = %d, want 3", got)
+	}
+	if b1 == nil {
+		b1 = devices.Alloc(Float32, n)
+	}
+	b2, b3 := devices.Alloc(Float32, n), devices.Alloc(Float32, n)
+	b1.Free()
+	b2.Free()
+	b3.Free()
+	sinceCollect.Store(collectEvery)
+	before := collectCalls.Load()
+	b, ok := outputBuffer(Float32, n, true)
+	if !ok {
+		t.Fatal("outputBuffer took no buffer from the pool")
+	}
+	if got := collectCalls.Load() - before; got != 1 {
+		t.Errorf("a result leaving 2 buffers with a lead of 3 started %d collections, want 1", got)
+	}
+	b.Free()
+	for range 100 {
+		raiseLead(size)
+	}
+	if got, most := lead(size), leadBytes/size; got > most {
+		t.Errorf("lead grew to %d buffers, want at most leadBytes/size = %d", got, most)
+	}
+}
