@@ -4,16 +4,20 @@ package codegen
 // stores for large outputs.
 
 // CStreamBytes is the output size from which RenderC writes a contiguous
-// store around the caches: half the 32 MiB L3 of this machine, where the
-// next kernel would find little of it anyway, and a loop of calls (the
-// benchmarks' y = f(x)) writes a different output buffer each time, whose
-// lines a plain store first reads from memory. The wide table's rows whose
-// outputs are streamed since the bound was 32 MiB and only a 1-D global
-// loop was streamed (the 16 MiB outputs of pad, x + bias and the last
-// kernels of log_softmax and of cumsum down the columns; cat's 32 MiB, row
-// by row): 3.85 / 4.20 / 13.2 / 13.4 / 6.66 ms before, 3.12 / 3.01 / 10.1
-// / 9.96 / 5.45 ms after (medians of 5 alternated runs, load 4-5).
-const CStreamBytes = 16 << 20
+// store around the caches. A loop of calls (y = f(x)) writes a different
+// output buffer each round, one the pool hands back from a few rounds ago,
+// and a plain store first reads each of its lines from memory. On the
+// 32 MiB-L3 AMD this was measured from 16 MiB (pad, x + bias, the last
+// kernels of log_softmax and of cumsum down the columns, cat: 3.85 / 4.20 /
+// 13.2 / 13.4 / 6.66 ms plain, 3.12 / 3.01 / 10.1 / 9.96 / 5.45 streamed).
+// On the AVX-512 Xeon (2 MiB L2 a core) it pays from 4 MiB, the size above
+// which a result outlives the L2 anyway: the embedding row's gather into a
+// 4 MiB output, one thread in a C harness, took 0.70-0.87 ms writing into
+// 8 buffers in turn and 0.36 into one, and 0.32-0.34 streamed either way;
+// in the engine its median went from 0.57-1.10 to 0.40-0.62 ms (three
+// alternated rounds). Below 4 MiB the next kernel would find the output in
+// L2, which streaming gives up.
+const CStreamBytes = 4 << 20
 
 // minStreamTrip is the fewest iterations of an inner loop whose store is
 // streamed: a pad's one-element edges keep plain stores.
