@@ -285,26 +285,37 @@ func (e *Engine) generate(op string, shp []int, d DType, f func(i int) float64) 
 	sz := d.Size()
 	chunks := (n + genChunk - 1) / genChunk
 	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(chunks, 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			vals := make([]float64, genChunk)
-			for {
-				c := int(next.Add(1) - 1)
-				if c >= chunks {
-					return
-				}
-				lo, hi := c*genChunk, min((c+1)*genChunk, n)
-				for i := lo; i < hi; i++ {
-					vals[i-lo] = f(i)
-				}
-				writeFloats(&devices.Buffer{DType: d, Len: hi - lo, Data: b.Data[lo*sz : hi*sz]}, vals[:hi-lo])
+	work := func() {
+		vals := make([]float64, min(n, genChunk))
+		for {
+			c := int(next.Add(1) - 1)
+			if c >= chunks {
+				return
 			}
-		}()
+			lo, hi := c*genChunk, min((c+1)*genChunk, n)
+			for i := lo; i < hi; i++ {
+				vals[i-lo] = f(i)
+			}
+			writeFloats(&devices.Buffer{DType: d, Len: hi - lo, Data: b.Data[lo*sz : hi*sz]}, vals[:hi-lo])
+		}
 	}
-	wg.Wait()
+	// One chunk (argmax's positions, a one-hot's classes: every call) is
+	// computed here: a goroutine and a chunk-long slice for 1024 values
+	// were most of a small argmax's call.
+	workers := min(runtime.GOMAXPROCS(0), chunks)
+	if workers <= 1 {
+		work()
+	} else {
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				work()
+			}()
+		}
+		wg.Wait()
+	}
 	return &Tensor{newBuffer(e, b, append([]int(nil), shp...))}
 }
 
