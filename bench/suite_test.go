@@ -24,6 +24,15 @@ import (
 
 var deviceList = flag.String("devices", "CPU", "comma-separated devices to benchmark")
 
+// warm extends each row's warm-up: after its two untimed calls, it is
+// called untimed until warm has passed since the first (bench/wide.py's
+// --warm does the same on the NumPy side). A loop realizing large results
+// reaches its steady state only once the buffer pool holds the rounds a
+// collection takes to bring dead outputs back: until then a round may
+// find the pool empty and fault in a fresh buffer (embedding: 2-9 ms
+// against a 0.3 ms call, in 3 of the first 7 timed calls).
+var warm = flag.Duration("warm", 0, "call each row untimed for at least this long before timing it (after 2 calls)")
+
 // BenchmarkSuite reports, per row of the tiny suite and device, the median,
 // min and max wall time of one call (ms-median, ms-min, ms-max) and the
 // median time inside the kernels alone (kernel-ms).
@@ -33,7 +42,8 @@ func BenchmarkSuite(b *testing.B) { benchRows(b, suite.Suite) }
 func BenchmarkWide(b *testing.B) { benchRows(b, suite.Wide) }
 
 // benchRows times rows. Before timing, each row runs twice untimed
-// (compiles kernels, warms the buffer pool), as the NumPy scripts do. The
+// (compiles kernels, warms the buffer pool), as the NumPy scripts do, and
+// then on until -warm has passed. The
 // timed loop is a plain loop, as a user writes it: a dead output returns to
 // the pool only when the garbage collector runs its cleanup, and whatever
 // that costs (a fresh buffer, its page faults, the collection itself) is
@@ -51,7 +61,8 @@ func benchRows(b *testing.B, rows []suite.Row) {
 		for _, r := range rows {
 			b.Run(dev+"/"+r.Name, func(b *testing.B) {
 				in := r.Inputs(e)
-				for range 2 {
+				start := time.Now()
+				for i := 0; i < 2 || time.Since(start) < *warm; i++ {
 					r.Run(in).Realize()
 				}
 				e.Synchronize()

@@ -2,9 +2,10 @@
 """The wide table of tiny/internal/suite (every op family on shapes users meet), timed in NumPy and
 PyTorch, for side-by-side comparison with tiny's BenchmarkWide in one run (bench/wide_compare).
 
-  /usr/bin/python3 bench/wide.py [--runs 7] [--only NAME] [--json out.json]
+  /usr/bin/python3 bench/wide.py [--runs 7] [--warm 0] [--only NAME] [--json out.json]
 
-Every row: 2 untimed warm-up calls, then RUNS timed calls; prints the median and min-max in ms,
+Every row: 2 untimed warm-up calls (and more until --warm seconds have passed, as BenchmarkWide's
+-warm), then RUNS timed calls; prints the median and min-max in ms,
 and records the median CPU time of a call (process_time, all threads) beside it.
 NumPy runs elementwise ops, reductions and scans on one thread and matmuls on OpenBLAS's threads
 (2 here); PyTorch is set to 2 threads. NumPy has no conv2d: the row is what a NumPy user writes
@@ -15,6 +16,7 @@ import numpy as np
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--runs", type=int, default=7)
+ap.add_argument("--warm", type=float, default=0)
 ap.add_argument("--only", default="")
 ap.add_argument("--json", default="")
 args = ap.parse_args()
@@ -82,7 +84,9 @@ ROWS = {
 
 def measure(fn):
     """Median, min and max wall ms, and the median CPU ms of the process (all its threads)."""
-    for _ in range(2): fn()
+    t0, k = time.perf_counter(), 0
+    while k < 2 or time.perf_counter() - t0 < args.warm:
+        fn(); k += 1
     ts, cs = [], []
     for _ in range(args.runs):
         c, t = time.process_time(), time.perf_counter()
