@@ -1,6 +1,9 @@
 package symbolic
 
-import "fmt"
+import (
+	"fmt"
+	"sync/atomic"
+)
 
 // Op is the kind of a Node.
 type Op uint8
@@ -48,7 +51,26 @@ func (n *Node) Min() int64 { return n.min }
 func (n *Node) Max() int64 { return n.max }
 
 // C returns the integer constant v.
-func C(v int64) *Node { return &Node{Op: OpConst, Val: v, min: v, max: v} }
+func C(v int64) *Node {
+	if v < minShared || v > maxShared {
+		return &Node{Op: OpConst, Val: v, min: v, max: v}
+	}
+	p := &shared[v-minShared]
+	if n := p.Load(); n != nil {
+		return n
+	}
+	p.CompareAndSwap(nil, &Node{Op: OpConst, Val: v, min: v, max: v})
+	return p.Load()
+}
+
+// The constants from minShared to maxShared are made once, on first use,
+// and shared (a Node is immutable): a view's dims, strides and offsets are
+// nearly always such constants, and building a 4096x1024 argmax's graph
+// allocated a node for each (231 allocations and 25 us a graph, 119 and
+// 15-18 us shared).
+const minShared, maxShared = -64, 4096
+
+var shared [maxShared - minShared + 1]atomic.Pointer[Node]
 
 // Bool returns the boolean constant True or False.
 func Bool(b bool) *Node {

@@ -117,3 +117,21 @@ func TestCompareOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedConstants checks that the small constants views are made of
+// are shared, not allocated on every call, and that the shared ones and
+// the others are the same constants.
+func TestSharedConstants(t *testing.T) {
+	if C(7) != C(7) || C(-64) != C(-64) || C(4096) != C(4096) {
+		t.Error("C of a small constant made a new node")
+	}
+	if allocs := testing.AllocsPerRun(100, func() { C(1024) }); allocs != 0 {
+		t.Errorf("C(1024) allocated %v times a call, want 0", allocs)
+	}
+	for _, v := range []int64{-65, -64, 0, 1, 4096, 4097, 1 << 40} {
+		n := C(v)
+		if n.Op != OpConst || n.Val != v || n.Min() != v || n.Max() != v || n.IsBool {
+			t.Errorf("C(%d) = %+v", v, n)
+		}
+	}
+}
