@@ -164,9 +164,16 @@ func mulAdd2x4[T num](a, b, x0, x1, x2, x3, s, t []T) {
 	t0, t1, t2, t3 := t[0], t[1], t[2], t[3]
 	j := 0
 	if f, ok := any(a).([]float32); ok && useFMA && n >= 8 {
-		j = n &^ 7
 		g, y0, y1, y2, y3 := any(b).([]float32), any(x0).([]float32), any(x1).([]float32), any(x2).([]float32), any(x3).([]float32)
-		mulAdd2x4AVX2(&f[0], &g[0], &y0[0], &y1[0], &y2[0], &y3[0], j, &any(s).([]float32)[:4][0], &any(t).([]float32)[:4][0])
+		sf, tf := &any(s).([]float32)[:4][0], &any(t).([]float32)[:4][0]
+		if useAVX512 && n >= 16 {
+			j = n &^ 15
+			mulAdd2x4AVX512(&f[0], &g[0], &y0[0], &y1[0], &y2[0], &y3[0], j, sf, tf)
+		}
+		if k := n &^ 7; k > j {
+			mulAdd2x4AVX2(&f[j], &g[j], &y0[j], &y1[j], &y2[j], &y3[j], k-j, sf, tf)
+			j = k
+		}
 	}
 	for ; j < n; j++ {
 		v0, v1, v2, v3 := x0[j], x1[j], x2[j], x3[j]
@@ -182,9 +189,16 @@ func mulAdd1x4[T num](a, x0, x1, x2, x3, s []T) {
 	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
 	j := 0
 	if f, ok := any(a).([]float32); ok && useFMA && n >= 8 {
-		j = n &^ 7
 		y0, y1, y2, y3 := any(x0).([]float32), any(x1).([]float32), any(x2).([]float32), any(x3).([]float32)
-		mulAdd1x4AVX2(&f[0], &y0[0], &y1[0], &y2[0], &y3[0], j, &any(s).([]float32)[:4][0])
+		sf := &any(s).([]float32)[:4][0]
+		if useAVX512 && n >= 16 {
+			j = n &^ 15
+			mulAdd1x4AVX512(&f[0], &y0[0], &y1[0], &y2[0], &y3[0], j, sf)
+		}
+		if k := n &^ 7; k > j {
+			mulAdd1x4AVX2(&f[j], &y0[j], &y1[j], &y2[j], &y3[j], k-j, sf)
+			j = k
+		}
 	}
 	for ; j < n; j++ {
 		a[j] = fma(x3[j], s3, fma(x2[j], s2, fma(x1[j], s1, fma(x0[j], s0, a[j]))))

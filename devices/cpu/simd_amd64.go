@@ -11,6 +11,11 @@ var useAVX2 = cpu.X86.HasAVX2
 // whose multiply-adds are fused (FMA3), as MULACC is.
 var useFMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
+// useAVX512 says whether the float32 row-group loops take sixteen elements
+// at a time (AVX-512F, with the OS saving its registers) before the AVX2
+// loop takes what is left in eights.
+var useAVX512 = useFMA && cpu.X86.HasAVX512F
+
 // mulAdd2x4AVX2 is mulAdd2x4 for float32 over n elements, n a multiple of
 // 8, with s and t pointing at four factors each. Each multiply-add is
 // fused, in the order of the Go loop, so the results are those of
@@ -23,6 +28,17 @@ func mulAdd2x4AVX2(a, b, x0, x1, x2, x3 *float32, n int, s, t *float32)
 //
 //go:noescape
 func mulAdd1x4AVX2(a, x0, x1, x2, x3 *float32, n int, s *float32)
+
+// mulAdd2x4AVX512 is mulAdd2x4AVX2 with n a multiple of 16, in 512-bit
+// registers: the same multiply-adds in the same order.
+//
+//go:noescape
+func mulAdd2x4AVX512(a, b, x0, x1, x2, x3 *float32, n int, s, t *float32)
+
+// mulAdd1x4AVX512 is mulAdd2x4AVX512 for one row.
+//
+//go:noescape
+func mulAdd1x4AVX512(a, x0, x1, x2, x3 *float32, n int, s *float32)
 
 // exp2RunAVX2 is exp2ScaledRun's loop over n elements (a multiple of 4) up
 // to the first group of four that needs exp2f's special cases; it returns

@@ -314,3 +314,90 @@ fixedc:
 donec:
 	VMOVUPS X0, (AX)
 	RET
+
+// func mulAdd2x4AVX512(a, b, x0, x1, x2, x3 *float32, n int, s, t *float32)
+// mulAdd2x4AVX2 sixteen elements at a time (AVX-512F); n is a multiple of
+// 16. The same fused multiply-adds in the same order, so the same results.
+TEXT ·mulAdd2x4AVX512(SB), NOSPLIT, $0-72
+	MOVQ a+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ x0+16(FP), R8
+	MOVQ x1+24(FP), R9
+	MOVQ x2+32(FP), R10
+	MOVQ x3+40(FP), R11
+	MOVQ n+48(FP), CX
+	MOVQ s+56(FP), AX
+	MOVQ t+64(FP), BX
+	VBROADCASTSS 0(AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 0(BX), Z4
+	VBROADCASTSS 4(BX), Z5
+	VBROADCASTSS 8(BX), Z6
+	VBROADCASTSS 12(BX), Z7
+	SHLQ $2, CX
+	XORQ DX, DX
+
+loop2z:
+	CMPQ DX, CX
+	JGE  done2z
+	VMOVUPS (R8)(DX*1), Z8
+	VMOVUPS (R9)(DX*1), Z9
+	VMOVUPS (R10)(DX*1), Z10
+	VMOVUPS (R11)(DX*1), Z11
+	VMOVUPS (DI)(DX*1), Z12
+	VFMADD231PS Z0, Z8, Z12
+	VFMADD231PS Z1, Z9, Z12
+	VFMADD231PS Z2, Z10, Z12
+	VFMADD231PS Z3, Z11, Z12
+	VMOVUPS Z12, (DI)(DX*1)
+	VMOVUPS (SI)(DX*1), Z13
+	VFMADD231PS Z4, Z8, Z13
+	VFMADD231PS Z5, Z9, Z13
+	VFMADD231PS Z6, Z10, Z13
+	VFMADD231PS Z7, Z11, Z13
+	VMOVUPS Z13, (SI)(DX*1)
+	ADDQ    $64, DX
+	JMP     loop2z
+
+done2z:
+	VZEROUPPER
+	RET
+
+// func mulAdd1x4AVX512(a, x0, x1, x2, x3 *float32, n int, s *float32)
+// mulAdd1x4AVX2 sixteen elements at a time; n is a multiple of 16.
+TEXT ·mulAdd1x4AVX512(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), DI
+	MOVQ x0+8(FP), R8
+	MOVQ x1+16(FP), R9
+	MOVQ x2+24(FP), R10
+	MOVQ x3+32(FP), R11
+	MOVQ n+40(FP), CX
+	MOVQ s+48(FP), AX
+	VBROADCASTSS 0(AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	SHLQ $2, CX
+	XORQ DX, DX
+
+loop1z:
+	CMPQ DX, CX
+	JGE  done1z
+	VMOVUPS (R8)(DX*1), Z8
+	VMOVUPS (R9)(DX*1), Z9
+	VMOVUPS (R10)(DX*1), Z10
+	VMOVUPS (R11)(DX*1), Z11
+	VMOVUPS (DI)(DX*1), Z12
+	VFMADD231PS Z0, Z8, Z12
+	VFMADD231PS Z1, Z9, Z12
+	VFMADD231PS Z2, Z10, Z12
+	VFMADD231PS Z3, Z11, Z12
+	VMOVUPS Z12, (DI)(DX*1)
+	ADDQ    $64, DX
+	JMP     loop1z
+
+done1z:
+	VZEROUPPER
+	RET

@@ -8,10 +8,25 @@ import (
 	"tiny/codegen"
 )
 
-// TestMulAddRows checks the float32 row-group loops (AVX2 and FMA3 assembly
-// where the CPU has it, plus a Go tail) bit for bit against the same sums
-// written as codegen.FMA32s, for every length up to 40.
+// TestMulAddRows checks the float32 row-group loops (AVX-512 and AVX2
+// assembly with FMA3 where the CPU has them, plus a Go tail) bit for bit
+// against the same sums written as codegen.FMA32s, for every length up to
+// 40, with the AVX-512 loop on (where the CPU has it) and off.
 func TestMulAddRows(t *testing.T) {
+	defer func(w bool) { useAVX512 = w }(useAVX512)
+	modes := []bool{false}
+	if useAVX512 {
+		modes = append(modes, true)
+	} else {
+		t.Log("no AVX-512 here: its loop is not checked")
+	}
+	for _, wide := range modes {
+		useAVX512 = wide
+		checkMulAddRows(t)
+	}
+}
+
+func checkMulAddRows(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	vec := func(n int) []float32 {
 		v := make([]float32, n)
@@ -37,7 +52,7 @@ func TestMulAddRows(t *testing.T) {
 		mulAdd1x4(one, x[0], x[1], x[2], x[3], s)
 		for j := range n {
 			if a[j] != wa[j] || b[j] != wb[j] || one[j] != wa[j] {
-				t.Fatalf("n=%d (FMA %v), element %d: %v %v %v, want %v %v", n, useFMA, j, a[j], b[j], one[j], wa[j], wb[j])
+				t.Fatalf("n=%d (FMA %v, AVX-512 %v), element %d: %v %v %v, want %v %v", n, useFMA, useAVX512, j, a[j], b[j], one[j], wa[j], wb[j])
 			}
 		}
 	}
