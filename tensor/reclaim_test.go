@@ -154,3 +154,44 @@ func TestCollectLead(t *testing.T) {
 		t.Errorf("lead grew to %d buffers, want at most leadBytes/size = %d", got, most)
 	}
 }
+
+// TestGrow checks that a size whose results keep waiting for collections
+// gets a fresh buffer once growAfter waits have passed, up to its lead and
+// one more, within growBytes (or two buffers), and no further. The sizes
+// are ones no other test uses.
+func TestGrow(t *testing.T) {
+	small := 3<<20 + 64 // lead 2 at first: 3 buffers
+	if grow(small) {
+		t.Fatal("grow allowed a buffer before any wait")
+	}
+	wait := func(size, n int) {
+		for range n {
+			waited(size)
+		}
+	}
+	for i := range 3 {
+		wait(small, growAfter-1)
+		if grow(small) {
+			t.Fatalf("grow allowed buffer %d after %d waits", i+1, growAfter-1)
+		}
+		wait(small, 1)
+		if !grow(small) {
+			t.Fatalf("grow refused buffer %d of a size with lead 2 after %d waits", i+1, growAfter)
+		}
+	}
+	wait(small, growAfter)
+	if grow(small) {
+		t.Fatal("grow allowed a 4th buffer with lead 2")
+	}
+	raiseLead(small) // lead 3: one more
+	if !grow(small) {
+		t.Fatal("grow refused a 4th buffer after the lead rose to 3")
+	}
+	big := 48<<20 + 64 // two fit max(growBytes, 2*size), three do not
+	for i, want := range []bool{true, true, false} {
+		wait(big, growAfter)
+		if grow(big) != want {
+			t.Fatalf("grow of 48 MiB buffer %d = %v, want %v", i+1, !want, want)
+		}
+	}
+}
