@@ -152,8 +152,8 @@ func TestStreamedSin(t *testing.T) {
 // on both axes (rows of 1026 or 2502 floats, so each row's stream starts
 // and ends inside a cache line, and the edges are loops of one) and x + a
 // bias broadcast over rows (rows of 2500: three blocks of the stack
-// buffer, the last partial). A flip of the same rows, whose loads run backwards,
-// is not streamed (loadsAscend).
+// buffer, the last partial), and a flip of the same rows, whose loads run
+// backwards. A load of every other element is not streamed (loadsUnit).
 func TestStreamedRows(t *testing.T) {
 	d := open(t, "", 3)
 	for _, cols := range []int{1024, 2500} {
@@ -164,10 +164,11 @@ func TestStreamedRows(t *testing.T) {
 		bias := kt.Must(kt.Must(shape.FromInts(cols).ReshapeInts([]int{1, cols})).ExpandInts([]int{rows, cols}))
 		add := kt.Kernel(in, kt.Op(codegen.OpAdd, f32, kt.Load(1, f32, in), kt.Load(2, f32, bias)), kt.Spec(f32, rows*cols), kt.Spec(f32, cols))
 		flip := kt.Kernel(in, kt.Load(1, f32, kt.Must(in.Flip([]bool{false, true}))), kt.Spec(f32, rows*cols))
-		if p, err := codegen.Lower(flip, codegen.Options{}); err != nil {
+		strided := kt.Kernel(in, kt.Load(1, f32, kt.Must(shape.FromInts(rows, 2*cols).Stride([]int{1, 2}))), kt.Spec(f32, 2*rows*cols))
+		if p, err := codegen.Lower(strided, codegen.Options{}); err != nil {
 			t.Fatal(err)
 		} else if p.Opts.Has(codegen.OptStream) {
-			t.Errorf("flip: want no stream, opts %v", p.Opts)
+			t.Errorf("every other element: want no stream, opts %v", p.Opts)
 		}
 		x := devices.Alloc(f32, rows*cols)
 		b := devices.Alloc(f32, cols)
@@ -192,6 +193,9 @@ func TestStreamedRows(t *testing.T) {
 			}},
 			{add, []*devices.Buffer{devices.Alloc(f32, rows*cols), x, b}, func(i int) float32 {
 				return x.Float32s()[i] + b.Float32s()[i%cols]
+			}},
+			{flip, []*devices.Buffer{devices.Alloc(f32, rows*cols), x}, func(i int) float32 {
+				return x.Float32s()[i/cols*cols+cols-1-i%cols]
 			}},
 		} {
 			p, err := codegen.Lower(tc.k, codegen.Options{})
