@@ -98,48 +98,64 @@ func outputBuffer(d DType, n int, kept bool) (*devices.Buffer, bool) {
 	return b, true
 }
 
-// leads holds, for each size of large result that has found the pool
-// empty, how many buffers of it the pool must still hold when realize
-// starts a collection: the rounds a loop runs while the collection marks
-// and its cleanups bring the dead results back. It starts at 2 (one to
-// spare for a round that comes before the cleanups) and grows by one with
-// each round that finds the pool empty, up to leadBytes of buffers: a
-// fixed lead of 2 left the embedding row (4 MiB results, 0.5 ms a call)
-// finding the pool empty once every collection, each time paying 10 ms
-// for a fresh buffer's page faults, as collections here take 2-4 calls.
-var leads struct {
+// sizes holds what realize has learned of each size of large result that
+// has found the pool empty (sizeState).
+var sizes struct {
 	sync.Mutex
-	m     map[int]int
-	fresh map[int]int // buffers of each size grow has allocated
-	waits map[int]int // waits of each size since grow last allocated
+	m map[int]*sizeState
+}
+
+// sizeState is what realize knows of one size of large result.
+//
+// lead is how many buffers of the size the pool must still hold when
+// realize starts a collection: the rounds a loop runs while the
+// collection marks and its cleanups bring the dead results back. It starts
+// at 2 (one to spare for a round that comes before the cleanups) and grows
+// by one with each round that finds the pool empty, up to leadBytes of
+// buffers: a fixed lead of 2 left the embedding row (4 MiB results, 0.5 ms
+// a call) finding the pool empty once every collection, each time paying
+// 10 ms for a fresh buffer's page faults, as collections here take 2-4
+// calls.
+//
+// grown and waits are grow's: the fresh buffers it has allocated for the
+// size, and the waits for a collection since the last one.
+type sizeState struct {
+	lead, grown, waits int
+}
+
+// sizeOf returns the state of size, made on first use; the caller holds
+// sizes' lock.
+func sizeOf(size int) *sizeState {
+	if sizes.m == nil {
+		sizes.m = map[int]*sizeState{}
+	}
+	st := sizes.m[size]
+	if st == nil {
+		st = &sizeState{lead: 2}
+		sizes.m[size] = st
+	}
+	return st
 }
 
 // leadBytes bounds the buffers a lead keeps back for a collection's
 // latency; a size of leadBytes or more keeps the lead of 2.
 const leadBytes = 32 << 20
 
-// growBytes bounds the buffers of one size grow allocates without waiting.
-const growBytes = 64 << 20
-
 // lead returns how many buffers of size bytes the pool must still hold
 // when realize starts a collection.
 func lead(size int) int {
-	leads.Lock()
-	defer leads.Unlock()
-	return max(leads.m[size], 2)
+	sizes.Lock()
+	defer sizes.Unlock()
+	return sizeOf(size).lead
 }
 
 // raiseLead records that a large result of size bytes found the pool
 // empty.
 func raiseLead(size int) {
-	leads.Lock()
-	defer leads.Unlock()
-	if leads.m == nil {
-		leads.m = map[int]int{}
-	}
-	l := max(leads.m[size], 2)
-	if (l+1)*size <= leadBytes {
-		leads.m[size] = l + 1
+	sizes.Lock()
+	defer sizes.Unlock()
+	if st := sizeOf(size); (st.lead+1)*size <= leadBytes {
+		st.lead++
 	}
 }
 
@@ -151,39 +167,36 @@ func raiseLead(size int) {
 // being computed), within growBytes (or two buffers). It counts the buffer.
 // A loop that drops its results otherwise waits at every miss once its
 // first wait has brought a buffer back, and its pool never grows past
-// that: pad (16.8 MB results, 2 ms a call) waited 3-4 ms for a collection
-// in one call of ten, and with the buffers grown took 1.0-1.5 ms a call
-// against 1.8-2.2. Growing at once cost a short loop more than the waits
+// that: pad (16.8 MB results) waited 3-4 ms for a collection in one call
+// of ten, 2.2-3.0 ms a call at the median against 1.40-1.45 with its pool
+// grown. Growing at the first wait cost a short loop more than the waits
 // (a fresh 16 MiB buffer faults in for 2-20 ms here): the 7 timed calls of
 // gelu, add_bias and flip took 1.5-1.8x as long.
 func grow(size int) bool {
-	l := lead(size)
-	leads.Lock()
-	defer leads.Unlock()
-	if leads.fresh == nil {
-		leads.fresh, leads.waits = map[int]int{}, map[int]int{}
-	}
-	if leads.waits[size] < growAfter || leads.fresh[size] > l || (leads.fresh[size]+1)*size > max(growBytes, 2*size) {
+	sizes.Lock()
+	defer sizes.Unlock()
+	st := sizeOf(size)
+	if st.waits < growAfter || st.grown > st.lead || (st.grown+1)*size > max(growBytes, 2*size) {
 		return false
 	}
-	leads.waits[size] = 0
-	leads.fresh[size]++
+	st.waits = 0
+	st.grown++
 	return true
 }
 
 // growAfter is how many waits of a size grow lets pass before a fresh
-// buffer.
-const growAfter = 8
+// buffer, and growBytes bounds the buffers of one size it allocates.
+const (
+	growAfter = 8
+	growBytes = 64 << 20
+)
 
 // waited records that a large result of size bytes waited for a collection
 // and got a buffer back.
 func waited(size int) {
-	leads.Lock()
-	defer leads.Unlock()
-	if leads.waits == nil {
-		leads.fresh, leads.waits = map[int]int{}, map[int]int{}
-	}
-	leads.waits[size]++
+	sizes.Lock()
+	defer sizes.Unlock()
+	sizeOf(size).waits++
 }
 
 // reclaim is realize's way to a buffer of n elements of d for a large
