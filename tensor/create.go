@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"tiny/codegen"
 	"tiny/devices"
@@ -283,39 +281,20 @@ func (e *Engine) generate(op string, shp []int, d DType, f func(i int) float64) 
 	n := prod(shp)
 	b := e.alloc(op, d, n)
 	sz := d.Size()
-	chunks := (n + genChunk - 1) / genChunk
-	var next atomic.Int64
-	work := func() {
-		vals := make([]float64, min(n, genChunk))
-		for {
-			c := int(next.Add(1) - 1)
-			if c >= chunks {
-				return
-			}
-			lo, hi := c*genChunk, min((c+1)*genChunk, n)
+	// devices.ParallelChunks runs the last worker on this goroutine: one
+	// chunk (argmax's positions, a one-hot's classes: every call) starts no
+	// goroutine, and its slice is its length, not a chunk's.
+	workers := runtime.GOMAXPROCS(0)
+	vals := make([][]float64, workers)
+	devices.ParallelChunks(nil, n, (n+genChunk-1)/genChunk, workers,
+		func(w int) { vals[w] = make([]float64, min(n, genChunk)) },
+		func(w, _, lo, hi int) {
+			v := vals[w][:hi-lo]
 			for i := lo; i < hi; i++ {
-				vals[i-lo] = f(i)
+				v[i-lo] = f(i)
 			}
-			writeFloats(&devices.Buffer{DType: d, Len: hi - lo, Data: b.Data[lo*sz : hi*sz]}, vals[:hi-lo])
-		}
-	}
-	// One chunk (argmax's positions, a one-hot's classes: every call) is
-	// computed here: a goroutine and a chunk-long slice for 1024 values
-	// were most of a small argmax's call.
-	workers := min(runtime.GOMAXPROCS(0), chunks)
-	if workers <= 1 {
-		work()
-	} else {
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				work()
-			}()
-		}
-		wg.Wait()
-	}
+			writeFloats(&devices.Buffer{DType: d, Len: hi - lo, Data: b.Data[lo*sz : hi*sz]}, v)
+		})
 	return &Tensor{newBuffer(e, b, append([]int(nil), shp...))}
 }
 
