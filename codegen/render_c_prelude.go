@@ -12,7 +12,7 @@ func cPrelude(used map[string]bool) string {
 	var b strings.Builder
 	b.WriteString("#include <stdint.h>\n#include <math.h>\n")
 	for _, h := range []struct{ name, code string }{
-		{"vec8", cVec8}, {"vec16", cVec16}, {"half", cHalf}, {"stream", cStream}, {"tr8", cTr8}, {"exp2", cExp2}, {"log2", cLog2}, {"sin", cSin},
+		{"vec8", cVec8}, {"vec16", cVec16}, {"half", cHalf}, {"stream", cStream}, {"tr8", cTr8}, {"max", cMax}, {"exp2", cExp2}, {"log2", cLog2}, {"sin", cSin},
 	} {
 		if used[h.name] {
 			g := "TINY_" + strings.ToUpper(h.name)
@@ -169,6 +169,32 @@ static inline void tiny_stream(float* restrict dst, const float* restrict src, l
 }
 static inline void tiny_sfence(void) {}
 #endif
+`
+	// tiny_maxf and tiny_max render a float MAX inside an innermost loop
+	// (scalarMax says why the form matters): maxExpr's function, its NaN
+	// test a select on the bits, so that gcc vectorizes the loop whatever
+	// else is in it and compiles what it leaves scalar (a remainder) to a
+	// maxss and masks, without branches. With maxExpr's condition gcc kept
+	// a blocked cummax's loops vectorized but branched on random data in
+	// their remainders; with scalarMax's it left those loops scalar. One
+	// thread, a 4096 x 1024 cummax's largest pass: 0.78 ms with maxExpr,
+	// 1.6 with scalarMax, 0.48 with these.
+	cMax = `static inline float tiny_maxf(float a, float b) {
+  float m = b > a ? b : a;
+  uint32_t mb, bb, k = -(uint32_t)(b != b);
+  __builtin_memcpy(&mb, &m, 4); __builtin_memcpy(&bb, &b, 4);
+  mb = (bb & k) | (mb & ~k);
+  __builtin_memcpy(&m, &mb, 4);
+  return m;
+}
+static inline double tiny_max(double a, double b) {
+  double m = b > a ? b : a;
+  uint64_t mb, bb, k = -(uint64_t)(b != b);
+  __builtin_memcpy(&mb, &m, 8); __builtin_memcpy(&bb, &b, 8);
+  mb = (bb & k) | (mb & ~k);
+  __builtin_memcpy(&m, &mb, 8);
+  return m;
+}
 `
 	// exp2: x = n + f with |f| <= 1/2; 2**f by its Taylor series to f**7
 	// (error below 1e-8); 2**n applied in two halves so that results in the
