@@ -38,14 +38,15 @@ type item struct {
 }
 
 type scheduler struct {
-	order   []*lazy        // unrealized computed bases, dependencies first
-	seen    map[*lazy]bool // visited bases
-	realize map[*lazy]bool // bases that get a buffer
+	order   []*lazy                  // unrealized computed bases, dependencies first
+	seen    map[*lazy]bool           // visited bases
+	realize map[*lazy]bool           // bases that get a buffer
+	stores  map[*lazy]shape.Tracker // a kernel's store through its reduce's axes, where not row-major (fuseReduces)
 }
 
 // schedule returns the kernels that realize the bases of targets, in order.
 func schedule(targets []*lazy) []*item {
-	s := &scheduler{seen: map[*lazy]bool{}, realize: map[*lazy]bool{}}
+	s := &scheduler{seen: map[*lazy]bool{}, realize: map[*lazy]bool{}, stores: map[*lazy]shape.Tracker{}}
 	for _, t := range targets {
 		b := t.baseOf()
 		if b.kind == kBuffer || b.kind == kConst {
@@ -194,6 +195,14 @@ func keepsLayout(n *lazy) bool {
 
 // fuseReduces gives each kernel at most one reduce, realizing reduces that
 // cannot fuse, and reports whether it changed anything.
+//
+// A kernel's output side reads its reduce through views that either keep
+// the layout, or together permute its elements: x.sum(axis=0).T,
+// relu(conv + bias) copied to the layout the next convolution reads.
+// The kernel then loops over the reduce's axes and stores through the
+// inverse permutation (stores), where realizing the reduce would write it
+// and copy it once more. Each path from the output to the reduce must
+// come out the same permutation.
 func (s *scheduler) fuseReduces() bool {
 	claimed := map[*lazy]*lazy{}
 	for _, o := range s.order {
@@ -201,44 +210,131 @@ func (s *scheduler) fuseReduces() bool {
 			continue
 		}
 		var red *lazy
+		var store *shape.Tracker // the store through red's axes, once a path found it
 		type visit struct {
-			n           *lazy
-			post, keeps bool
+			n    *lazy
+			post bool
+			path string
 		}
 		done := map[visit]bool{}
-		var walk func(n *lazy, post, keeps bool) bool
-		walk = func(n *lazy, post, keeps bool) bool {
+		var walk func(n *lazy, post bool, path *shape.Tracker) bool
+		// path is the composed view from o's layout to n's (nil while
+		// every view so far kept the layout).
+		walk = func(n *lazy, post bool, path *shape.Tracker) bool {
 			b := n.baseOf()
-			if b.kind == kBuffer || b.kind == kConst || (b != o && s.realize[b]) || done[visit{n, post, keeps}] {
+			if b.kind == kBuffer || b.kind == kConst || (b != o && s.realize[b]) {
 				return false
 			}
-			done[visit{n, post, keeps}] = true
-			keeps = keeps && keepsLayout(n)
+			if n.kind == kView && (path != nil || !keepsLayout(n)) {
+				if path == nil {
+					id := shape.FromInts(o.shape...)
+					path = &id
+				}
+				c := n.st.Compose(*path)
+				path = &c
+			}
+			key := visit{n: n, post: post}
+			if path != nil {
+				key.path = path.String()
+			}
+			if done[key] {
+				return false
+			}
+			done[key] = true
 			if b.kind == kReduce {
-				if b == red {
-					if keeps {
-						return false
+				if post && (b == red || red == nil && (claimed[b] == nil || claimed[b] == o)) {
+					st, ok := storeThrough(path, o.shape, b.shape)
+					switch {
+					case !ok:
+					case b == red:
+						if st.String() == store.String() {
+							return false
+						}
+					default:
+						red, store = b, &st
+						claimed[b] = o
+						return walk(b.src[0], false, nil)
 					}
-				} else if post && keeps && red == nil && (claimed[b] == nil || claimed[b] == o) {
-					red = b
-					claimed[b] = o
-					return walk(b.src[0], false, true)
 				}
 				s.realize[b] = true
 				return true
 			}
 			for _, src := range b.src {
-				if walk(src, post, keeps) {
+				if walk(src, post, path) {
 					return true
 				}
 			}
 			return false
 		}
-		if walk(o, true, true) {
+		if walk(o, true, nil) {
 			return true
+		}
+		delete(s.stores, o)
+		if store != nil && !store.Contiguous() {
+			s.stores[o] = *store
 		}
 	}
 	return false
+}
+
+// storeThrough returns the tracker through which a kernel whose loops are
+// the axes of a reduce's keepdim shape red stores into an output of shape
+// out, when path, the composed view from the output's layout to the
+// reduce's (nil: row-major, element for element), is a permutation of its
+// elements: the inverse of path, reshaped to red. ok is false for any
+// other view (an expand, a pad, a shrink, a symbolic shape).
+func storeThrough(path *shape.Tracker, out, red []int) (st shape.Tracker, ok bool) {
+	if prod(out) != prod(red) {
+		return st, false
+	}
+	if path == nil || path.Contiguous() {
+		return shape.FromInts(red...), true
+	}
+	if len(path.Views) != 1 || path.Views[0].Mask != nil || !path.Views[0].Offset.IsInt(0) {
+		return st, false
+	}
+	v := path.Views[0]
+	strides := make([]int64, len(out))
+	for i, x := range v.Strides {
+		c, isInt := x.Int()
+		if !isInt || c < 0 || c == 0 && out[i] > 1 {
+			return st, false
+		}
+		strides[i] = c
+	}
+	// The output's axes from the largest stride in the reduce's layout to
+	// the smallest: a permutation when they step through it as the digits
+	// of a mixed-radix number.
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case strides[a] > strides[b]:
+			return -1
+		case strides[a] < strides[b]:
+			return 1
+		}
+		return 0
+	})
+	step := int64(1)
+	for i := len(order) - 1; i >= 0; i-- {
+		if a := order[i]; out[a] > 1 {
+			if strides[a] != step {
+				return st, false
+			}
+			step *= int64(out[a])
+		}
+	}
+	p, err := shape.FromInts(out...).Permute(order)
+	if err != nil {
+		return st, false
+	}
+	if p, err = p.ReshapeInts(red); err != nil {
+		return st, false
+	}
+	return p, true
 }
 
 // nestReduces keeps argmax's max over rows inside the kernel that
@@ -389,6 +485,9 @@ func (s *scheduler) build(o *lazy) *item {
 		space = bd.red.shape
 	}
 	st := shape.FromInts(space...)
+	if p, ok := s.stores[o]; ok && bd.red != nil {
+		st = p
+	}
 	root := &codegen.Node{Op: codegen.OpStore, DType: o.dtype, ST: st, Src: []*codegen.Node{bd.emit(o, st)}}
 	bufs := []codegen.BufSpec{{DType: o.dtype, Size: prod(o.shape)}}
 	for _, in := range bd.inputs {

@@ -249,3 +249,71 @@ func TestScheduleArgmaxNests(t *testing.T) {
 		t.Errorf("a max read twice: %d kernels, want 2", n)
 	}
 }
+
+// TestScheduleReducePermutedStore checks that a reduce read through views
+// that permute its elements (a transpose, a relayout after a convolution)
+// fuses with its consumer, the kernel storing through the inverse
+// permutation, and that a reduce read through two different permutations
+// is realized instead; every value against a brute-force sum.
+func TestScheduleReducePermutedStore(t *testing.T) {
+	e := cpuEngine(t)
+	const p, q, r = 3, 5, 4
+	a := e.Rand([]int{p, q, r}, 1)
+	x := a.Floats()
+	sum := func(i, j int) float64 { // a.sum(axis=2)[i, j], folded as the kernel folds it
+		s := float32(0)
+		for k := range r {
+			s += float32(x[(i*q+j)*r+k])
+		}
+		return float64(s)
+	}
+	s := a.Sum([]int{2}, false) // (p, q)
+	b := e.Rand([]int{q, q, r}, 2)
+	y := b.Floats()
+	sq := b.Sum([]int{2}, false)
+	cases := []struct {
+		name    string
+		t       *Tensor
+		kernels int
+		want    func(idx []int) float64
+	}{
+		{"sum.T", s.T().Contiguous(), 1, func(i []int) float64 { return sum(i[1], i[0]) }},
+		{"relu(sum.T + 1) as (q, 1, p)", s.T().Add(1).Relu().Reshape(q, 1, p).Contiguous(), 1,
+			func(i []int) float64 { return math.Max(0, float64(float32(sum(i[2], i[0]))+1)) }},
+		{"keepdim permuted", a.Sum([]int{1}, true).Permute(2, 1, 0).Mul(2).Contiguous(), 1, func(i []int) float64 {
+			s := float32(0)
+			for j := range q {
+				s += float32(x[(i[2]*q+j)*r+i[0]])
+			}
+			return float64(s * 2)
+		}},
+		{"sum + sum.T", sq.Add(sq.T()), 2, func(i []int) float64 {
+			sum := func(i, j int) float32 {
+				s := float32(0)
+				for k := range r {
+					s += float32(y[(i*q+j)*r+k])
+				}
+				return s
+			}
+			return float64(sum(i[0], i[1]) + sum(i[1], i[0]))
+		}},
+	}
+	for _, c := range cases {
+		if n := kernels(t, c.t); n != c.kernels {
+			t.Errorf("%s: %d kernels, want %d", c.name, n, c.kernels)
+		}
+		got := c.t.Floats()
+		shp := c.t.Shape()
+		idx := make([]int, len(shp))
+		for k, g := range got {
+			rem := k
+			for d := len(shp) - 1; d >= 0; d-- {
+				idx[d] = rem % shp[d]
+				rem /= shp[d]
+			}
+			if w := c.want(idx); math.Abs(g-w) > 1e-5*(1+math.Abs(w)) {
+				t.Fatalf("%s: element %v is %v, want %v", c.name, idx, g, w)
+			}
+		}
+	}
+}
