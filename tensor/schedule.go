@@ -38,9 +38,9 @@ type item struct {
 }
 
 type scheduler struct {
-	order   []*lazy                  // unrealized computed bases, dependencies first
-	seen    map[*lazy]bool           // visited bases
-	realize map[*lazy]bool           // bases that get a buffer
+	order   []*lazy                 // unrealized computed bases, dependencies first
+	seen    map[*lazy]bool          // visited bases
+	realize map[*lazy]bool          // bases that get a buffer
 	stores  map[*lazy]shape.Tracker // a kernel's store through its reduce's axes, where not row-major (fuseReduces)
 }
 
