@@ -21,8 +21,8 @@ import (
 //     would turn the padding's zeros into ones;
 //   - a kernel holds at most one reduce: its input side (elementwise ops over
 //     the full shape) and its output side (elementwise ops over the keepdim
-//     shape), which needs the path from the kernel's output to the reduce to
-//     be views that keep the layout (contiguous, same size); the one
+//     shape), which needs the views from the kernel's output to the reduce
+//     to keep its layout or permute its elements (fuseReduces); the one
 //     exception is argmax's max over rows, which stays inside the reduce
 //     that searches for its position (nestReduces).
 //
