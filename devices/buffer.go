@@ -159,7 +159,7 @@ func Alloc(d codegen.DType, n int) *Buffer {
 			off = align - r
 		}
 	}
-	if size >= hugeBytes {
+	if size >= hugeBytes && size < hugeMaxBytes {
 		adviseHuge(raw)
 	}
 	return &Buffer{DType: d, Len: n, Data: raw[off : off+size : off+size]}

@@ -14,6 +14,18 @@ import (
 // six rounds, old and new alternated in one run).
 const hugeBytes = 4 << 20
 
+// hugeMaxBytes is the size from which Alloc leaves a fresh buffer to small
+// pages again. A buffer that large is written once in a pass (an
+// activation of a batch of thousands, beautiful_mnist's evaluation on its
+// 10,000 test images: 703 MiB for the first layer), where its faults cost
+// more than a page walk a 4 KiB page saves: on this Firecracker VM a huge
+// page the kernel has to find (and zero, and have the host back) took
+// 1-30 ms per 4 MiB, small pages 0.63-0.68 ms per MiB steadily. The
+// evaluation's forward pass took 2.2-3.6 s a call with small pages for its
+// buffers of 64 MiB or more, 2.8-4.8 s with huge ones (three rounds of
+// three calls, alternated).
+const hugeMaxBytes = 64 << 20
+
 // hugePage is the size of a transparent huge page on x86-64 and arm64.
 const hugePage = 2 << 20
 

@@ -60,3 +60,21 @@ func TestHugePages(t *testing.T) {
 	}
 	t.Errorf("a %d-byte buffer's memory is not advised for huge pages: VmFlags %v", len(b.Data), flags)
 }
+
+// TestNoHugePagesPastMax: a fresh buffer of hugeMaxBytes or more keeps
+// small pages (no MADV_HUGEPAGE on its memory).
+func TestNoHugePagesPastMax(t *testing.T) {
+	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage"); err != nil {
+		t.Skip("kernel without transparent huge pages")
+	}
+	b := Alloc(codegen.Float32, hugeMaxBytes/4)
+	defer b.Free()
+	p := uintptr(unsafe.Pointer(&b.Data[0]))
+	for _, a := range []uintptr{p, p + uintptr(len(b.Data))/2, p + uintptr(len(b.Data)) - 1} {
+		for _, f := range vmFlags(t, a) {
+			if f == "hg" {
+				t.Fatalf("a %d-byte buffer's memory at %#x is advised for huge pages", len(b.Data), a)
+			}
+		}
+	}
+}

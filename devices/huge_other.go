@@ -2,8 +2,8 @@
 
 package devices
 
-// hugeBytes is the size from which Alloc would ask for huge pages: only on
-// Linux (huge_linux.go).
-const hugeBytes = 1 << 62
+// hugeBytes and hugeMaxBytes bound the sizes for which Alloc asks for huge
+// pages: only on Linux (huge_linux.go).
+const hugeBytes, hugeMaxBytes = 1 << 62, 1 << 62
 
 func adviseHuge([]byte) {}
