@@ -1,7 +1,8 @@
 """Times training steps of beautiful_mnist's model in PyTorch, on 2 threads
 (the machine's cores), as bench/mnist/mnist.tiny does in tiny: same layers
 and initial scale, Adam with tinygrad's defaults, randint batches of BS out
-of 2,000 random images."""
+of 2,000 random images; then, with EVALS > 0, the evaluation's forward pass over
+10,000 images in one batch, EVALS times, as bench/mnist/mnist.tiny does."""
 
 import os
 import time
@@ -29,3 +30,12 @@ for i in range(STEPS):
     opt.step()
     loss = loss.item()
     print(f"step {i} {(time.perf_counter() - t0) * 1000:.1f} ms loss {loss:.3f}")
+
+model.eval()
+X_test = torch.randint(0, 256, (10000, 1, 28, 28), dtype=torch.uint8)
+Y_test = torch.randint(0, 10, (10000,))
+for i in range(int(os.environ.get("EVALS", 0))):
+    t0 = time.perf_counter()
+    with torch.no_grad():
+        acc = (model(X_test.float()).argmax(1) == Y_test).float().mean().item() * 100
+    print(f"eval {i} {(time.perf_counter() - t0) * 1000:.1f} ms accuracy {acc:.2f}")
