@@ -1,7 +1,10 @@
 package devices
 
 import (
+	"runtime"
+	"runtime/debug"
 	"testing"
+	"time"
 
 	"tiny/codegen"
 )
@@ -67,4 +70,22 @@ func TestPoolBound(t *testing.T) {
 	if PooledBytes() != before {
 		t.Error("a buffer larger than the pool was pooled")
 	}
+}
+
+// TestFreeHugeCollects: freeing a buffer too large for the pool starts a
+// garbage collection (with automatic ones off, the only one that can run).
+func TestFreeHugeCollects(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	b := Alloc(codegen.Uint8, PoolBytes+1)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	n := ms.NumGC
+	b.Free()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		runtime.ReadMemStats(&ms)
+		if ms.NumGC > n {
+			return
+		}
+	}
+	t.Fatal("no collection after freeing a buffer larger than PoolBytes")
 }
