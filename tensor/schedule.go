@@ -225,16 +225,25 @@ func (s *scheduler) fuseReduces() bool {
 			if b.kind == kBuffer || b.kind == kConst || (b != o && s.realize[b]) {
 				return false
 			}
-			if n.kind == kView && (path != nil || !keepsLayout(n)) {
+			if n.kind == kView && path != brokenPath && (path != nil || !keepsLayout(n)) {
 				if path == nil {
 					id := shape.FromInts(o.shape...)
 					path = &id
 				}
 				c := n.st.Compose(*path)
 				path = &c
+				if _, ok := permutation(c, o.shape); !ok {
+					// No later view makes it one again (as far as
+					// fusing goes): one state for all such paths keeps
+					// the walk as short as with layouts kept or not.
+					path = brokenPath
+				}
 			}
 			key := visit{n: n, post: post}
-			if path != nil {
+			switch {
+			case path == brokenPath:
+				key.path = "broken"
+			case path != nil:
 				key.path = path.String()
 			}
 			if done[key] {
@@ -277,6 +286,10 @@ func (s *scheduler) fuseReduces() bool {
 	return false
 }
 
+// brokenPath stands for every path of views that does not permute the
+// elements it reads (fuseReduces).
+var brokenPath = &shape.Tracker{}
+
 // storeThrough returns the tracker through which a kernel whose loops are
 // the axes of a reduce's keepdim shape red stores into an output of shape
 // out, when path, the composed view from the output's layout to the
@@ -284,27 +297,44 @@ func (s *scheduler) fuseReduces() bool {
 // elements: the inverse of path, reshaped to red. ok is false for any
 // other view (an expand, a pad, a shrink, a symbolic shape).
 func storeThrough(path *shape.Tracker, out, red []int) (st shape.Tracker, ok bool) {
-	if prod(out) != prod(red) {
+	if prod(out) != prod(red) || path == brokenPath {
 		return st, false
 	}
 	if path == nil || path.Contiguous() {
 		return shape.FromInts(red...), true
 	}
-	if len(path.Views) != 1 || path.Views[0].Mask != nil || !path.Views[0].Offset.IsInt(0) {
+	order, ok := permutation(*path, out)
+	if !ok {
 		return st, false
+	}
+	p, err := shape.FromInts(out...).Permute(order)
+	if err != nil {
+		return st, false
+	}
+	if p, err = p.ReshapeInts(red); err != nil {
+		return st, false
+	}
+	return p, true
+}
+
+// permutation returns the axes of out ordered from the largest stride of
+// path to the smallest, when path, a view from out's layout, reads each
+// element of a layout of out's size once: one view without a mask or an
+// offset, whose integer strides step through that layout as the digits of
+// a mixed-radix number.
+func permutation(path shape.Tracker, out []int) ([]int, bool) {
+	if len(path.Views) != 1 || path.Views[0].Mask != nil || !path.Views[0].Offset.IsInt(0) {
+		return nil, false
 	}
 	v := path.Views[0]
 	strides := make([]int64, len(out))
 	for i, x := range v.Strides {
 		c, isInt := x.Int()
 		if !isInt || c < 0 || c == 0 && out[i] > 1 {
-			return st, false
+			return nil, false
 		}
 		strides[i] = c
 	}
-	// The output's axes from the largest stride in the reduce's layout to
-	// the smallest: a permutation when they step through it as the digits
-	// of a mixed-radix number.
 	order := make([]int, len(out))
 	for i := range order {
 		order[i] = i
@@ -322,19 +352,12 @@ func storeThrough(path *shape.Tracker, out, red []int) (st shape.Tracker, ok boo
 	for i := len(order) - 1; i >= 0; i-- {
 		if a := order[i]; out[a] > 1 {
 			if strides[a] != step {
-				return st, false
+				return nil, false
 			}
 			step *= int64(out[a])
 		}
 	}
-	p, err := shape.FromInts(out...).Permute(order)
-	if err != nil {
-		return st, false
-	}
-	if p, err = p.ReshapeInts(red); err != nil {
-		return st, false
-	}
-	return p, true
+	return order, true
 }
 
 // nestReduces keeps argmax's max over rows inside the kernel that

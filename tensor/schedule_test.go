@@ -317,3 +317,32 @@ func TestScheduleReducePermutedStore(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduleManyViewPaths schedules a graph with 2^40 paths from its
+// output down to its input, each level adding the level below to a shifted
+// view of it: fuseReduces follows the views of each path, and must visit a
+// node once per state (its layout kept, permuted, or neither), not once per
+// path. The values are the brute-force binomial sums.
+func TestScheduleManyViewPaths(t *testing.T) {
+	e := cpuEngine(t)
+	const n, levels = 64, 40
+	y := e.Arange(0, n, 1, Float64).Mul(0).Add(1) // computed, not a buffer
+	want := make([]float64, n)
+	for i := range want {
+		want[i] = 1
+	}
+	for range levels {
+		y = y.Add(y.Shrink([][2]int{{0, n - 1}}).Pad([][2]int{{1, 0}}))
+		for j := n - 1; j > 0; j-- {
+			want[j] += want[j-1]
+		}
+	}
+	if k := len(y.Schedule()); k < 1 { // not kernels(): -v would print 2^40 paths
+		t.Fatalf("%d kernels", k)
+	}
+	for j, g := range y.Floats() {
+		if g != want[j] {
+			t.Fatalf("element %d is %v, want %v", j, g, want[j])
+		}
+	}
+}
