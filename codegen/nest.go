@@ -461,14 +461,27 @@ func (pl *plan) rowAxis(gs []int, u, rows int) int {
 //
 // A block is 32 rows, or 64 when the tile's rows leave too much of 32 over:
 // the last tile of a block overlaps the one before, so 6-row tiles compute
-// 36 rows for 32 (12% more) but 66 for 64 (3%).
+// 36 rows for 32 (12% more) but 66 for 64 (3%). When that size does not
+// divide the rows, the nearest size from 16 to 64 that does and wastes as
+// little: beautiful_mnist's evaluation batch of 10,000 images takes blocks
+// of 40, where without blocks its 5x5 layer's forward took 1.32-1.85 s a
+// call, and 0.90-1.1 s in blocks.
 func (pl *plan) rowBlock(gs []int, u, row, rows int) int {
+	n := pl.shape[row]
 	blockRows := 32
 	if rows > 0 && (blockRows+rows-1)/rows*rows*100 > blockRows*105 {
 		blockRows = 64
 	}
-	n := pl.shape[row]
-	if n%blockRows != 0 || n < 4*blockRows || !tileable(blockRows, rows) {
+	if n%blockRows != 0 {
+		blockRows = 0
+		for _, b := range []int{32, 40, 24, 48, 56, 16, 64} {
+			if n%b == 0 && (rows <= 0 || (b+rows-1)/rows*rows*100 <= b*105) {
+				blockRows = b
+				break
+			}
+		}
+	}
+	if blockRows == 0 || n < 4*blockRows || !tileable(blockRows, rows) {
 		return 0
 	}
 	other := false

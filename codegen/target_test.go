@@ -335,3 +335,33 @@ func TestLaneTail(t *testing.T) {
 		}
 	}
 }
+
+// positionsKernel returns a matmul repeated at p positions with the
+// right operand shared, as a 1x1 convolution reads it: the left operand
+// laid out (p, b, k), positions outermost, the output (b, p, n), the
+// reduce over k.
+func positionsKernel(b, p, n, k int) *Kernel {
+	x := must(must(shape.FromInts(p, b, 1, k).Permute([]int{1, 0, 2, 3})).ExpandInts([]int{b, p, n, k}))
+	w := must(must(must(shape.FromInts(k, n).Permute([]int{1, 0})).ReshapeInts([]int{1, 1, n, k})).ExpandInts([]int{b, p, n, k}))
+	return &Kernel{AST: store(Float32, shape.FromInts(b, p, n, 1), sum([]int{3}, alu(OpMul, Float32, load(1, Float32, x), load(2, Float32, w)))),
+		Bufs: []BufSpec{{Float32, b * p * n}, {Float32, p * b * k}, {Float32, k * n}}}
+}
+
+// TestRowBlock checks that the rows of a register tile walk in blocks
+// when other output loops sit outside the tile: 32 where 32 divides the
+// rows, else the nearest size from 16 to 64 that does (40 for 200 rows),
+// none where no size does.
+func TestRowBlock(t *testing.T) {
+	for _, c := range []struct{ rows, want int }{{256, 32}, {200, 40}, {240, 40}, {208, 16}, {202, 0}} {
+		p := lower(t, positionsKernel(c.rows, 9, 32, 64), Options{Target: &AVX512Target})
+		got := 0
+		for _, o := range p.Opts {
+			if o.Op == OptRowBlock {
+				got = o.Arg
+			}
+		}
+		if got != c.want {
+			t.Errorf("%d rows: row blocks of %d, want %d (opts %s)", c.rows, got, c.want, p.Opts)
+		}
+	}
+}

@@ -241,3 +241,16 @@ func TestTileStores(t *testing.T) {
 		check(t, k)
 	}
 }
+
+// TestRowBlocks runs a matmul repeated at 9 positions with a shared right
+// operand (a 1x1 convolution, positions outermost in its input) whose 200
+// rows walk in blocks of 40 (codegen's rowBlock) and whose 202 rows do not.
+func TestRowBlocks(t *testing.T) {
+	for _, b := range []int{200, 202} {
+		const p, n, k = 9, 32, 64
+		x := kt.Must(kt.Must(shape.FromInts(p, b, 1, k).Permute([]int{1, 0, 2, 3})).ExpandInts([]int{b, p, n, k}))
+		w := kt.Must(kt.Must(kt.Must(shape.FromInts(k, n).Permute([]int{1, 0})).ReshapeInts([]int{1, 1, n, k})).ExpandInts([]int{b, p, n, k}))
+		check(t, kt.Kernel(shape.FromInts(b, p, n, 1), kt.Reduce(codegen.OpAdd, f32, []int{3}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, x), kt.Load(2, f32, w))),
+			kt.Spec(f32, p*b*k), kt.Spec(f32, k*n)))
+	}
+}
