@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -225,7 +226,9 @@ func (s *scheduler) fuseReduces() bool {
 			if b.kind == kBuffer || b.kind == kConst || (b != o && s.realize[b]) {
 				return false
 			}
-			if n.kind == kView && path != brokenPath && (path != nil || !keepsLayout(n)) {
+			// Below the reduce (post false) a path decides nothing: the
+			// input side's views are not composed.
+			if n.kind == kView && post && path != brokenPath && (path != nil || !keepsLayout(n)) {
 				if path == nil {
 					id := shape.FromInts(o.shape...)
 					path = &id
@@ -339,15 +342,7 @@ func permutation(path shape.Tracker, out []int) ([]int, bool) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case strides[a] > strides[b]:
-			return -1
-		case strides[a] < strides[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(strides[b], strides[a]) })
 	step := int64(1)
 	for i := len(order) - 1; i >= 0; i-- {
 		if a := order[i]; out[a] > 1 {
