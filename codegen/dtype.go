@@ -179,6 +179,60 @@ func wrapUnsigned(v float64, d DType) uint64 {
 	return u
 }
 
+// FloatToInt converts float f to integer dtype d (or index) as NumPy and
+// torch do on x86-64, which is what C's casts compile to there (tinygrad's
+// CLANG device): truncated toward zero, then
+//   - to int8, uint8, int16, uint16 and int32 through an int32: a NaN, an
+//     infinity or a value outside int32's range gives int32's smallest,
+//     -2**31, whose low bits are kept (so 3e9 as int16 is 0, -3.7 as uint8
+//     is 253, 1e30 as int32 is -2147483648);
+//   - to int64, uint32 and index through an int64 the same way (-2**63 for
+//     what int64 cannot hold), then wrapped to the width;
+//   - to uint64 values from 2**63 below 2**64 directly, the rest as int64.
+//
+// It returns the result's bits as an int64 (uint64's as their two's
+// complement). Every device converts this way, and the constants of a
+// cast are folded with it.
+func FloatToInt(f float64, d DType) int64 {
+	t := math.Trunc(f)
+	switch d {
+	case Int8, Uint8, Int16, Uint16, Int32:
+		i := int64(math.MinInt32)
+		if t >= math.MinInt32 && t <= math.MaxInt32 {
+			i = int64(t)
+		}
+		return wrapBits(i, d)
+	case Uint64:
+		if t >= 1<<63 && t < 1<<64 {
+			return int64(uint64(t))
+		}
+	}
+	if t >= -1<<63 && t < 1<<63 {
+		return wrapBits(int64(t), d)
+	}
+	return wrapBits(math.MinInt64, d)
+}
+
+// wrapBits wraps i to d's width: sign-extended for signed dtypes,
+// zero-extended for unsigned ones.
+func wrapBits(i int64, d DType) int64 {
+	switch d {
+	case Int8:
+		return int64(int8(i))
+	case Uint8:
+		return int64(uint8(i))
+	case Int16:
+		return int64(int16(i))
+	case Uint16:
+		return int64(uint16(i))
+	case Int32:
+		return int64(int32(i))
+	case Uint32:
+		return int64(uint32(i))
+	}
+	return i
+}
+
 // HalfToFloat widens the bits of an IEEE half (float16) to the float32 of
 // the same value: exact, as every half is a float32.
 func HalfToFloat(h uint16) float32 {

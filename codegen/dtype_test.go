@@ -67,3 +67,33 @@ func TestFloat64ToHalfRoundsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestFloatToInt checks float to integer conversion against what NumPy's
+// astype and torch's to() give on x86-64 (the values were printed by
+// both): through int32 for the narrow dtypes, through int64 for the rest.
+func TestFloatToInt(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	cases := []struct {
+		f    float64
+		d    DType
+		want int64
+	}{
+		{-2.7, Int32, -2}, {2.7, Int32, 2}, {-0.9, Int32, 0},
+		{2147483647.9, Int32, math.MaxInt32}, {-2147483648.9, Int32, math.MinInt32},
+		{2147483648, Int32, math.MinInt32}, {1e30, Int32, math.MinInt32}, {-1e30, Int32, math.MinInt32},
+		{3e9, Int32, math.MinInt32}, {nan, Int32, math.MinInt32}, {inf, Int32, math.MinInt32}, {-inf, Int32, math.MinInt32},
+		{-3.7, Uint8, 253}, {300, Uint8, 44}, {70000, Uint8, 112}, {3e9, Uint8, 0}, {nan, Uint8, 0},
+		{300, Int8, 44}, {200, Int8, -56}, {1e30, Int8, 0},
+		{70000, Int16, 4464}, {3e9, Int16, 0}, {-3e9, Int16, 0},
+		{-3.7, Uint16, 65533}, {70000, Uint16, 4464}, {3e9, Uint16, 0},
+		{1e30, Int64, math.MinInt64}, {nan, Int64, math.MinInt64}, {3e9, Int64, 3000000000}, {-3e9, Int64, -3000000000},
+		{-3.7, Uint32, 4294967293}, {3e9, Uint32, 3000000000}, {-3e9, Uint32, 1294967296}, {1e30, Uint32, 0},
+		{1e19, Uint64, -8446744073709551616}, {-1, Uint64, -1}, {1e30, Uint64, math.MinInt64}, {nan, Uint64, math.MinInt64},
+		{-5.5, Index, -5},
+	}
+	for _, c := range cases {
+		if got := FloatToInt(c.f, c.d); got != c.want {
+			t.Errorf("FloatToInt(%g, %s) = %d, want %d", c.f, c.d, got, c.want)
+		}
+	}
+}

@@ -612,8 +612,8 @@ func wrapped(op Op, d DType, s []string) string {
 }
 
 // cast renders a conversion with the CPU device's semantics: floats go to
-// integers through int64 (truncating), anything goes to bool as != 0, and
-// to float16 by rounding through a half.
+// integers as codegen.FloatToInt says (the tiny_f2i helpers), anything goes
+// to bool as != 0, and to float16 by rounding through a half.
 func (r *cRenderer) cast(d, from DType, x string) string {
 	fromFloat := from == Float16 || from == Float32 || from == Float64
 	switch {
@@ -627,11 +627,17 @@ func (r *cRenderer) cast(d, from DType, x string) string {
 			return "tiny_h2f(tiny_d2h(" + x + "))"
 		}
 		return "tiny_h2f(tiny_f2h((float)" + x + "))"
-	case fromFloat && d == Uint64:
-		// Through int64 below 2**63 (negatives wrap, as the CPU device's).
-		return "(" + x + " < 9223372036854775808.0 ? (uint64_t)(int64_t)" + x + " : (uint64_t)" + x + ")"
 	case fromFloat && (d.IsInt() || d == Index):
-		return "(" + cValueType(d) + ")(int64_t)" + x
+		r.used["f2i"] = true
+		switch {
+		case d == Uint64:
+			return "tiny_f2u64(" + x + ")"
+		case d == Uint32 || d == Int64 || d == Index:
+			return "(" + cValueType(d) + ")tiny_f2i64(" + x + ")"
+		case from == Float64:
+			return "(" + cValueType(d) + ")tiny_f2i32(" + x + ")"
+		}
+		return "(" + cValueType(d) + ")tiny_f2i32f(" + x + ")"
 	}
 	return "(" + cValueType(d) + ")" + x
 }

@@ -12,7 +12,7 @@ func cPrelude(used map[string]bool) string {
 	var b strings.Builder
 	b.WriteString("#include <stdint.h>\n#include <math.h>\n")
 	for _, h := range []struct{ name, code string }{
-		{"vec8", cVec8}, {"vec16", cVec16}, {"half", cHalf}, {"stream", cStream}, {"tr8", cTr8}, {"max", cMax}, {"exp2", cExp2}, {"log2", cLog2}, {"sin", cSin},
+		{"vec8", cVec8}, {"vec16", cVec16}, {"half", cHalf}, {"stream", cStream}, {"tr8", cTr8}, {"max", cMax}, {"f2i", cF2I}, {"exp2", cExp2}, {"log2", cLog2}, {"sin", cSin},
 	} {
 		if used[h.name] {
 			g := "TINY_" + strings.ToUpper(h.name)
@@ -179,6 +179,14 @@ static inline void tiny_sfence(void) {}
 	// their remainders; with scalarMax's it left those loops scalar. One
 	// thread, a 4096 x 1024 cummax's largest pass: 0.78 ms with maxExpr,
 	// 1.6 with scalarMax, 0.48 with these.
+	// cF2I converts floats to integers as codegen.FloatToInt does:
+	// explicitly, since C leaves a value the integer cannot hold undefined
+	// (and gcc may fold such a constant conversion to anything).
+	cF2I = `static inline int32_t tiny_f2i32f(float x) { return x >= -2147483648.0f && x < 2147483648.0f ? (int32_t)x : INT32_MIN; }
+static inline int32_t tiny_f2i32(double x) { return x > -2147483649.0 && x < 2147483648.0 ? (int32_t)x : INT32_MIN; }
+static inline int64_t tiny_f2i64(double x) { return x >= -9223372036854775808.0 && x < 9223372036854775808.0 ? (int64_t)x : INT64_MIN; }
+static inline uint64_t tiny_f2u64(double x) { return x >= 9223372036854775808.0 && x < 18446744073709551616.0 ? (uint64_t)x : (uint64_t)tiny_f2i64(x); }
+`
 	cMax = `static inline float tiny_maxf(float a, float b) {
   float m = b > a ? b : a;
   uint32_t mb, bb, k = -(uint32_t)(b != b);

@@ -821,8 +821,8 @@ func (r *clRenderer) alu(op Op, d, from DType, s []string) string {
 }
 
 // cast renders a conversion as the CPU device does it: floats go to
-// integers through a 64-bit integer (truncating), anything goes to bool as
-// != 0, and to float16 by rounding through a half.
+// integers as codegen.FloatToInt says, anything goes to bool as != 0, and
+// to float16 by rounding through a half.
 func (r *clRenderer) cast(d, from DType, x string) string {
 	switch {
 	case d == from:
@@ -833,11 +833,20 @@ func (r *clRenderer) cast(d, from DType, x string) string {
 		return "tiny_rh(tiny_odd(" + x + "))"
 	case d == Float16:
 		return "tiny_rh((float)" + x + ")"
-	case from.IsFloat() && d == Uint64:
-		// Through long below 2**63 (negatives wrap, as the CPU device's).
-		return "(" + x + " < 9223372036854775808.0 ? (ulong)(long)" + x + " : (ulong)" + x + ")"
 	case from.IsFloat() && (d.IsInt() || d == Index):
-		return "(" + clValueType(d) + ")(long)" + x
+		// Explicitly in range: OpenCL, like C, leaves the rest undefined.
+		f := "f" // the constants' suffix: float (halves compute as floats) or double
+		if from == Float64 {
+			f = ""
+		}
+		toLong := "(" + x + " >= -9223372036854775808.0" + f + " && " + x + " < 9223372036854775808.0" + f + " ? (long)" + x + " : LONG_MIN)"
+		switch {
+		case d == Uint64:
+			return "(" + x + " >= 9223372036854775808.0" + f + " && " + x + " < 18446744073709551616.0" + f + " ? (ulong)" + x + " : (ulong)" + toLong + ")"
+		case d == Uint32 || d == Int64 || d == Index:
+			return "(" + clValueType(d) + ")" + toLong
+		}
+		return "(" + clValueType(d) + ")(" + x + " >= -2147483648.0" + f + " && " + x + " < 2147483648.0" + f + " ? (int)" + x + " : INT_MIN)"
 	}
 	return "(" + clValueType(d) + ")" + x
 }

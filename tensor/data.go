@@ -11,124 +11,108 @@ import (
 // as a cast does: float to int truncates toward zero, anything nonzero is
 // true, float16 is IEEE half with round-to-nearest-even.
 
-// writeFloats stores vals into b, converting to b's dtype.
+// writeFloats stores vals into b, converting to b's dtype: to an integer
+// dtype as a cast of a float does (codegen.FloatToInt).
 func writeFloats(b *devices.Buffer, vals []float64) {
-	switch b.DType {
-	case Bool:
+	switch d := b.DType; {
+	case d == Bool:
 		s := b.Bytes()
 		for i, v := range vals {
 			s[i] = uint8(b2f(v != 0))
 		}
-	case Uint8:
-		s := b.Bytes()
-		for i, v := range vals {
-			s[i] = uint8(int64(v))
-		}
-	case Int32:
-		s := b.Int32s()
-		for i, v := range vals {
-			s[i] = int32(int64(v))
-		}
-	case Int64:
-		s := b.Int64s()
-		for i, v := range vals {
-			s[i] = int64(v)
-		}
-	case Float16:
+	case d == Float16:
 		s := b.Uint16s()
 		for i, v := range vals {
 			s[i] = codegen.Float64ToHalf(v)
 		}
-	case Float32:
+	case d == Float32:
 		s := b.Float32s()
 		for i, v := range vals {
 			s[i] = float32(v)
 		}
-	case Float64:
+	case d == Float64:
 		copy(b.Float64s(), vals)
-	case Int8:
-		putWrapped(devices.Elems[int8](b), vals)
-	case Int16:
-		putWrapped(devices.Elems[int16](b), vals)
-	case Uint16:
-		putWrapped(devices.Elems[uint16](b), vals)
-	case Uint32:
-		putWrapped(devices.Elems[uint32](b), vals)
-	case Uint64:
-		putWrapped(devices.Elems[uint64](b), vals)
+	default:
+		ints := make([]int64, len(vals))
+		for i, v := range vals {
+			ints[i] = codegen.FloatToInt(v, d)
+		}
+		writeInts(b, ints)
 	}
 }
 
-// narrowInt is the integer element types beyond the three with buffer
-// methods of their own.
-type narrowInt interface {
-	~int8 | ~int16 | ~uint16 | ~uint32 | ~uint64
+// intElem is the element types of the integer dtypes.
+type intElem interface {
+	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64
 }
 
-// wrapInt converts v as a cast to a 64-bit integer does: through int64
-// (truncating toward zero, negatives in two's complement), uint64's upper
-// half directly, saturating at 2**64 (float64's nearest to uint64's max).
-func wrapInt(v float64) uint64 {
-	switch {
-	case v >= 1<<64:
-		return math.MaxUint64
-	case v >= 1<<63:
-		return uint64(v)
-	}
-	return uint64(int64(v))
-}
-
-// putWrapped stores vals into s wrapped to T's width.
-func putWrapped[T narrowInt](s []T, vals []float64) {
+// putLow stores the low bits of each of vals into s: wrapped to T's width.
+func putLow[T intElem](s []T, vals []int64) {
 	for i, v := range vals {
-		s[i] = T(wrapInt(v))
+		s[i] = T(v)
 	}
 }
 
 // getAll writes s into out as float64s.
-func getAll[T narrowInt | ~uint8 | ~int32 | ~int64 | ~float32](out []float64, s []T) {
+func getAll[T intElem | ~float32](out []float64, s []T) {
 	for i, v := range s {
 		out[i] = float64(v)
 	}
 }
 
-// wrapTo returns v as an integer dtype d holds it (a cast's result).
+// wrapTo returns the value of integer dtype d that constant v becomes:
+// an integral v that int64 (or uint64) holds wrapped to d's width, as the
+// integer arithmetic that made it wraps; anything else (a fraction, NaN,
+// an infinity, past 64 bits) converted as a cast of a float
+// (codegen.FloatToInt).
 func wrapTo(v float64, d DType) float64 {
-	u := wrapInt(v)
+	var bits int64
+	switch {
+	case v != math.Trunc(v) || !(v >= -1<<63 && v < 1<<64):
+		bits = codegen.FloatToInt(v, d)
+	case v >= 1<<63:
+		bits = int64(uint64(v))
+	default:
+		bits = int64(v)
+	}
 	switch d {
 	case Int8:
-		return float64(int8(u))
+		return float64(int8(bits))
 	case Uint8:
-		return float64(uint8(u))
+		return float64(uint8(bits))
 	case Int16:
-		return float64(int16(u))
+		return float64(int16(bits))
 	case Uint16:
-		return float64(uint16(u))
+		return float64(uint16(bits))
 	case Int32:
-		return float64(int32(u))
+		return float64(int32(bits))
 	case Uint32:
-		return float64(uint32(u))
-	case Int64:
-		return float64(int64(u))
+		return float64(uint32(bits))
+	case Uint64:
+		return float64(uint64(bits))
 	}
-	return float64(u)
+	return float64(bits)
 }
 
 // writeInts stores integer vals into b exactly where b's dtype can hold them.
 func writeInts(b *devices.Buffer, vals []int64) {
 	switch b.DType {
+	case Int8:
+		putLow(devices.Elems[int8](b), vals)
+	case Uint8:
+		putLow(b.Bytes(), vals)
+	case Int16:
+		putLow(devices.Elems[int16](b), vals)
+	case Uint16:
+		putLow(devices.Elems[uint16](b), vals)
+	case Int32:
+		putLow(b.Int32s(), vals)
+	case Uint32:
+		putLow(devices.Elems[uint32](b), vals)
 	case Int64:
 		copy(b.Int64s(), vals)
 	case Uint64:
-		s := devices.Elems[uint64](b) // the bits: exact past 2**53, and past 2**63 from FromData
-		for i, v := range vals {
-			s[i] = uint64(v)
-		}
-	case Int32:
-		s := b.Int32s()
-		for i, v := range vals {
-			s[i] = int32(v)
-		}
+		putLow(devices.Elems[uint64](b), vals) // the bits: exact past 2**53, and past 2**63 from FromData
 	default:
 		f := make([]float64, len(vals))
 		for i, v := range vals {

@@ -58,3 +58,39 @@ func TestDTypesAgree(t *testing.T) {
 		}
 	}
 }
+
+// Float to integer casts give what NumPy's astype and torch's to() give on
+// x86-64 (values printed by both), on every engine, whether the float is
+// computed in a kernel, a constant folded when the kernel is built, or
+// data written into an integer tensor: -2**31 for what int32 cannot hold
+// (NaN and the infinities too), and its low bits for the narrower dtypes.
+func TestCastOutOfRange(t *testing.T) {
+	in := []float64{1e30, -1e30, 3.7, -3.7, 300, 70000, 3e9, -3e9, math.NaN(), math.Inf(1)}
+	want := map[DType][]float64{
+		Int32: {math.MinInt32, math.MinInt32, 3, -3, 300, 70000, math.MinInt32, math.MinInt32, math.MinInt32, math.MinInt32},
+		Uint8: {0, 0, 3, 253, 44, 112, 0, 0, 0, 0},
+		Int8:  {0, 0, 3, -3, 44, 112, 0, 0, 0, 0},
+		Int16: {0, 0, 3, -3, 300, 4464, 0, 0, 0, 0},
+		Int64: {math.MinInt64, math.MinInt64, 3, -3, 300, 70000, 3e9, -3e9, math.MinInt64, math.MinInt64},
+	}
+	for name, e := range engines(t) {
+		x := e.FromFloats(in, []int{len(in)}, Float32)
+		for d, w := range want {
+			check := func(how string, got []float64) {
+				t.Helper()
+				for i := range w {
+					if got[i] != w[i] {
+						t.Errorf("%s: %s %v to %s: got %v, want %v", name, how, in[i], d, got[i], w[i])
+					}
+				}
+			}
+			check("computed", x.Mul(e.Scalar(1, Float32)).Cast(d).Floats())
+			consts := make([]float64, len(in))
+			for i, v := range in {
+				consts[i] = e.Full([]int{1}, v, Float32).Cast(d).Floats()[0]
+			}
+			check("constant", consts)
+			check("data", e.FromFloats(in, []int{len(in)}, d).Floats())
+		}
+	}
+}

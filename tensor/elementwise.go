@@ -398,7 +398,11 @@ func (t *Tensor) Cast(d DType) *Tensor {
 	}
 	if b := t.n.baseOf(); b.kind == kConst {
 		// A constant is cast when the kernel is built: keep it a constant.
-		c := newConst(t.n.eng, b.val, d)
+		v := b.val
+		if b.dtype.IsFloat() && (d.IsInt() || d == codegen.Index) {
+			v = float64(codegen.FloatToInt(v, d)) // 3e9 as int32 is -2**31, not 3e9 wrapped
+		}
+		c := newConst(t.n.eng, v, d)
 		if t.n.kind != kView {
 			return &Tensor{c}
 		}

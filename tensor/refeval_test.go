@@ -215,6 +215,9 @@ func interpKernel(k *codegen.Kernel, bufs []*devices.Buffer) {
 			d = n.Src[len(n.Src)-1].DType
 		}
 		if n.Op == codegen.OpCast {
+			if d.IsFloat() && n.DType.IsInt() {
+				return roundTo(float64(codegen.FloatToInt(args[0], n.DType)), n.DType)
+			}
 			return roundTo(args[0], n.DType)
 		}
 		return aluRef(n.Op, d, args...)

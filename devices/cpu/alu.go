@@ -307,26 +307,46 @@ func unaryInt[T integer](op codegen.Op) func(d, a []T) {
 }
 
 // castLoop converts between register types; toBool maps nonzero to 1.
-// Floats go to integers through int64, so that truncation toward zero and
-// wrapping to the width do not depend on the platform.
+// Floats go to integers as codegen.FloatToInt says: through int32 for the
+// widths of 32 bits and fewer but uint32, through int64 for the rest, each
+// with its smallest value for what it cannot hold, so that the result does
+// not depend on the platform (Go leaves such conversions to it).
 func castLoop[S, D num](toBool, toHalf, floatToInt bool) func(d []D, a []S) {
 	switch {
+	case floatToInt && !toBool && viaInt32[D]():
+		return func(d []D, a []S) {
+			a = a[:len(d)]
+			for i := range d {
+				f, v := float64(a[i]), int32(math.MinInt32)
+				if f > -1<<31-1 && f < 1<<31 {
+					v = int32(f)
+				}
+				d[i] = D(v)
+			}
+		}
 	case floatToInt && !toBool && isU64[D]():
 		return func(d []D, a []S) {
 			a = a[:len(d)]
 			for i := range d {
-				if float64(a[i]) >= 1<<63 {
-					d[i] = D(uint64(a[i]))
-				} else {
-					d[i] = D(int64(a[i]))
+				f, v := float64(a[i]), int64(math.MinInt64)
+				switch {
+				case f >= 1<<63 && f < 1<<64:
+					v = int64(uint64(f))
+				case f >= -1<<63 && f < 1<<63:
+					v = int64(f)
 				}
+				d[i] = D(v)
 			}
 		}
 	case floatToInt && !toBool:
 		return func(d []D, a []S) {
 			a = a[:len(d)]
 			for i := range d {
-				d[i] = D(int64(a[i]))
+				f, v := float64(a[i]), int64(math.MinInt64)
+				if f >= -1<<63 && f < 1<<63 {
+					v = int64(f)
+				}
+				d[i] = D(v)
 			}
 		}
 	case toBool:
@@ -350,6 +370,17 @@ func castLoop[S, D num](toBool, toHalf, floatToInt bool) func(d []D, a []S) {
 			d[i] = D(a[i])
 		}
 	}
+}
+
+// viaInt32 reports whether floats convert to T through an int32
+// (codegen.FloatToInt): the integer types of 32 bits and fewer but uint32.
+func viaInt32[T any]() bool {
+	var z T
+	switch any(z).(type) {
+	case int8, uint8, int16, uint16, int32:
+		return true
+	}
+	return false
 }
 
 func isU64[T any]() bool {

@@ -226,11 +226,11 @@ func alu(op codegen.Op, d, from codegen.DType, x, y, z value) value {
 // cast converts x from dtype from to dtype to. Anything nonzero (NaN
 // included) is true. To a float: rounded once to float32 or float64, and to
 // float16 by way of float32, then to the nearest half. Float to integer:
-// truncated toward zero to an int64, then wrapped to the width (so -1.5 as
-// uint8 is 255); uint64 takes values from 2**63 to 2**64 directly. NaN,
-// infinities and values beyond those ranges, which C leaves undefined,
-// become -2**63 wrapped to the width: what amd64's conversion gives the CPU
-// and CLANG devices. Integer to integer: wrapped to the width.
+// codegen.FloatToInt, truncated toward zero through an int32 for the
+// dtypes of 32 bits and fewer but uint32 (so -1.5 as uint8 is 255, and
+// NaN, infinities and values past int32's range, which C leaves undefined,
+// become -2**31, as NumPy and torch on x86-64 give), through an int64 for
+// the others. Integer to integer: wrapped to the width.
 func cast(x value, from, to codegen.DType) value {
 	switch {
 	case from == to:
@@ -259,14 +259,7 @@ func cast(x value, from, to codegen.DType) value {
 		}
 		return value{f: round(to, f)}
 	case from.IsFloat():
-		t := math.Trunc(x.f)
-		switch {
-		case to == codegen.Uint64 && t >= 1<<63 && t < 1<<64:
-			return value{i: int64(uint64(t))}
-		case t >= -1<<63 && t < 1<<63:
-			return value{i: wrap(to, int64(t))}
-		}
-		return value{i: wrap(to, math.MinInt64)}
+		return value{i: codegen.FloatToInt(x.f, to)}
 	}
 	return value{i: wrap(to, x.i)}
 }

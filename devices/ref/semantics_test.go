@@ -10,6 +10,7 @@ import (
 	"tiny/devices/clang"
 	_ "tiny/devices/cpu"
 	kt "tiny/devices/internal/kerneltest"
+	"tiny/devices/opencl"
 	"tiny/shape"
 )
 
@@ -40,7 +41,9 @@ var (
 // The semantics of the uops at their edges, as the reference device
 // defines them and the CPU and CLANG devices compute them: integer
 // overflow wraps, division by zero gives 0, float to integer truncates
-// toward zero through int64, NaN propagates through MAX and is unequal to
+// toward zero as codegen.FloatToInt says (what NumPy and torch give on
+// x86-64: -2**31 for what int32 cannot hold, its low bits for the narrower
+// dtypes), NaN propagates through MAX and is unequal to
 // itself, float16 rounds to nearest even and overflows to infinity, a
 // conversion rounds once, and the transcendentals give IEEE's values at
 // zeros, infinities, NaN and outside their domains.
@@ -75,6 +78,14 @@ func TestSemantics(t *testing.T) {
 		{"float div", codegen.OpDiv, f32, []*devices.Buffer{buf(f32, 1, -1, 0, 1), buf(f32, 0, 0, 0, 3)}, []float64{inf, -inf, nan, float64(float32(1.0 / 3))}},
 		{"float to int32", codegen.OpCast, i32, []*devices.Buffer{buf(f32, -2.7, 2.7, -0.5, 65519)}, []float64{-2, 2, 0, 65519}},
 		{"float to uint8", codegen.OpCast, u8, []*devices.Buffer{buf(f32, -1.5, 255.9, 256, 300)}, []float64{255, 255, 0, 44}},
+		{"float to int32 out of range", codegen.OpCast, i32, []*devices.Buffer{buf(f32, 1e30, -1e30, 3e9, -3e9, nan, inf, -inf, 2147483520, -2147483648)},
+			[]float64{math.MinInt32, math.MinInt32, math.MinInt32, math.MinInt32, math.MinInt32, math.MinInt32, math.MinInt32, 2147483520, math.MinInt32}},
+		{"double to int32 out of range", codegen.OpCast, i32, []*devices.Buffer{buf(codegen.Float64, 2147483647.9, -2147483648.9, 2147483648, nan)},
+			[]float64{math.MaxInt32, math.MinInt32, math.MinInt32, math.MinInt32}},
+		{"float to uint8 out of range", codegen.OpCast, u8, []*devices.Buffer{buf(f32, 3e9, nan, 1e30, 70000)}, []float64{0, 0, 0, 112}},
+		{"float to int16 out of range", codegen.OpCast, codegen.Int16, []*devices.Buffer{buf(f32, 3e9, -3e9, 70000, -3.7)}, []float64{0, 0, 4464, -3}},
+		{"float to int64 out of range", codegen.OpCast, i64, []*devices.Buffer{buf(f32, 1e30, nan, -inf, 3e9)}, []float64{math.MinInt64, math.MinInt64, math.MinInt64, 3e9}},
+		{"float to uint32", codegen.OpCast, u32, []*devices.Buffer{buf(f32, -3.7, 3e9, -3e9, 1e30)}, []float64{4294967293, 3e9, 1294967296, 0}},
 		{"float to bool", codegen.OpCast, b, []*devices.Buffer{buf(f32, nan, 0, math.Copysign(0, -1), 0.1)}, []float64{1, 0, 0, 1}},
 		{"float to float16", codegen.OpCast, f16, []*devices.Buffer{buf(f32, 65519, 65520, 1+1.0/2048, 1+3.0/2048, 2.7, 1e-8, nan)},
 			[]float64{65504, inf, 1, 1 + 2.0/1024, 2.69921875, 0, nan}},
@@ -154,10 +165,16 @@ func TestBadPrograms(t *testing.T) {
 // testDevices opens REF, CPU and, where a C compiler works, CLANG.
 func testDevices(t *testing.T) map[string]devices.Device {
 	devs := map[string]devices.Device{}
-	for _, name := range []string{"REF", "CPU", "CLANG"} {
+	for _, name := range []string{"REF", "CPU", "CLANG", "GPU"} {
 		if name == "CLANG" {
 			if _, err := clang.Available(); err != nil {
 				t.Logf("CLANG not tested: %v", err)
+				continue
+			}
+		}
+		if name == "GPU" {
+			if _, err := opencl.Available(); err != nil {
+				t.Logf("GPU not tested: %v", err)
 				continue
 			}
 		}
