@@ -234,10 +234,15 @@ func (r *cRenderer) render() string {
 	var body strings.Builder
 	r.b = strings.Builder{}
 	ps := r.params()
+	attr := ""
+	if r.inlinesLogOrSin() {
+		r.used["nopre"] = true
+		attr = "TINY_NO_PRE "
+	}
 	if r.split {
-		r.line("void %s(%s, long start, long end, unsigned char* restrict part) {", r.name, strings.Join(ps, ", "))
+		r.line("%svoid %s(%s, long start, long end, unsigned char* restrict part) {", attr, r.name, strings.Join(ps, ", "))
 	} else {
-		r.line("void %s(%s, long start, long end) {", r.name, strings.Join(ps, ", "))
+		r.line("%svoid %s(%s, long start, long end) {", attr, r.name, strings.Join(ps, ", "))
 	}
 	r.depth++
 	r.block(0, len(r.u), true)
@@ -251,7 +256,7 @@ func (r *cRenderer) render() string {
 		r.line("void tiny_%s(void* const* bufs, long start, long end, unsigned char* part, const long* vars) {", r.name)
 		r.line("  %s(%s, start, end, part);", r.name, args)
 		r.line("}")
-		r.line("void %s_finish(%s, unsigned char* restrict parts, long nparts) {", r.name, strings.Join(ps, ", "))
+		r.line("%svoid %s_finish(%s, unsigned char* restrict parts, long nparts) {", attr, r.name, strings.Join(ps, ", "))
 		r.depth++
 		r.block(0, len(r.u), false)
 		r.depth--
@@ -267,6 +272,28 @@ func (r *cRenderer) render() string {
 	body.WriteString(cPrelude(r.used))
 	body.WriteString(r.b.String())
 	return body.String()
+}
+
+// inlinesLogOrSin reports whether the program computes a LOG2 or a SIN,
+// whose C helpers (tiny_log2f, tiny_sinf) gcc inlines: its kernel functions
+// are then compiled without partial redundancy elimination (TINY_NO_PRE).
+// Where a select feeds such a helper (where(x > 0.5, x, 1).log(), pow's
+// log2 of a base with its zeros replaced), PRE folds the helper on the
+// select's constant arm and duplicates the rest into the other, and the
+// loop, now branching, no longer vectorizes: 4096x1024 took 28 ms for
+// where(...).log() against 4.2 for log() alone, and x ** 2.5 133 ms against
+// NumPy's 6. gcc's optimize attribute applies -fno-tree-pre to the
+// function alone (the same code as the flag on the command line): 108 of
+// the 219 kernels of the benchmarks and beautiful_mnist compile
+// differently under the flag, these three (exp_sin, log_softmax's last
+// kernel, the loss's log) of them.
+func (r *cRenderer) inlinesLogOrSin() bool {
+	for _, u := range r.u {
+		if u.Op == OpLog2 || u.Op == OpSin {
+			return true
+		}
+	}
+	return false
 }
 
 // block emits uops [from, to) of one scope. At the top level of a

@@ -12,7 +12,7 @@ func cPrelude(used map[string]bool) string {
 	var b strings.Builder
 	b.WriteString("#include <stdint.h>\n#include <math.h>\n")
 	for _, h := range []struct{ name, code string }{
-		{"vec8", cVec8}, {"vec16", cVec16}, {"half", cHalf}, {"stream", cStream}, {"tr8", cTr8}, {"max", cMax}, {"f2i", cF2I}, {"exp2", cExp2}, {"log2", cLog2}, {"sin", cSin},
+		{"nopre", cNoPRE}, {"vec8", cVec8}, {"vec16", cVec16}, {"half", cHalf}, {"stream", cStream}, {"tr8", cTr8}, {"max", cMax}, {"f2i", cF2I}, {"exp2", cExp2}, {"log2", cLog2}, {"sin", cSin},
 	} {
 		if used[h.name] {
 			g := "TINY_" + strings.ToUpper(h.name)
@@ -179,6 +179,14 @@ static inline void tiny_sfence(void) {}
 	// their remainders; with scalarMax's it left those loops scalar. One
 	// thread, a 4096 x 1024 cummax's largest pass: 0.78 ms with maxExpr,
 	// 1.6 with scalarMax, 0.48 with these.
+	// cNoPRE is the attribute of a kernel function that gcc compiles without
+	// partial redundancy elimination (cRenderer.inlinesLogOrSin).
+	cNoPRE = `#if defined(__GNUC__) && !defined(__clang__)
+#define TINY_NO_PRE __attribute__((optimize("no-tree-pre")))
+#else
+#define TINY_NO_PRE
+#endif
+`
 	// cF2I converts floats to integers as codegen.FloatToInt does:
 	// explicitly, since C leaves a value the integer cannot hold undefined
 	// (and gcc may fold such a constant conversion to anything).
