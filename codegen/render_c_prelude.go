@@ -170,15 +170,6 @@ static inline void tiny_stream(float* restrict dst, const float* restrict src, l
 static inline void tiny_sfence(void) {}
 #endif
 `
-	// tiny_maxf and tiny_max render a float MAX inside an innermost loop
-	// (scalarMax says why the form matters): maxExpr's function, its NaN
-	// test a select on the bits, so that gcc vectorizes the loop whatever
-	// else is in it and compiles what it leaves scalar (a remainder) to a
-	// maxss and masks, without branches. With maxExpr's condition gcc kept
-	// a blocked cummax's loops vectorized but branched on random data in
-	// their remainders; with scalarMax's it left those loops scalar. One
-	// thread, a 4096 x 1024 cummax's largest pass: 0.78 ms with maxExpr,
-	// 1.6 with scalarMax, 0.48 with these.
 	// cNoPRE is the attribute of a kernel function that gcc compiles without
 	// partial redundancy elimination (cRenderer.inlinesLogOrSin).
 	cNoPRE = `#if defined(__GNUC__) && !defined(__clang__)
@@ -195,6 +186,15 @@ static inline int32_t tiny_f2i32(double x) { return x > -2147483649.0 && x < 214
 static inline int64_t tiny_f2i64(double x) { return x >= -9223372036854775808.0 && x < 9223372036854775808.0 ? (int64_t)x : INT64_MIN; }
 static inline uint64_t tiny_f2u64(double x) { return x >= 9223372036854775808.0 && x < 18446744073709551616.0 ? (uint64_t)x : (uint64_t)tiny_f2i64(x); }
 `
+	// tiny_maxf and tiny_max render a float MAX inside an innermost loop
+	// (scalarMax says why the form matters): maxExpr's function, its NaN
+	// test a select on the bits, so that gcc vectorizes the loop whatever
+	// else is in it and compiles what it leaves scalar (a remainder) to a
+	// maxss and masks, without branches. With maxExpr's condition gcc kept
+	// a blocked cummax's loops vectorized but branched on random data in
+	// their remainders; with scalarMax's it left those loops scalar. One
+	// thread, a 4096 x 1024 cummax's largest pass: 0.78 ms with maxExpr,
+	// 1.6 with scalarMax, 0.48 with these.
 	cMax = `static inline float tiny_maxf(float a, float b) {
   float m = b > a ? b : a;
   uint32_t mb, bb, k = -(uint32_t)(b != b);

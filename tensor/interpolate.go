@@ -1,14 +1,21 @@
 package tensor
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Interpolate resizes t's last len(size) axes to size, as tinygrad's
 // interpolate: mode "linear" (also "bilinear", "trilinear": linear on every
 // resized axis), "nearest" or "nearest-exact"; alignCorners (linear modes
 // only) maps the corner elements onto each other. The source positions of
-// an axis are known when the graph is built, so each axis is a contraction
-// with a constant (out, in) matrix of weights: one fused reduce, with the
-// gradient of a matmul. It panics with a *Error on a bad size or mode.
+// an axis are known when the graph is built, so each axis gathers its one
+// (nearest) or two (linear) source elements through tables of positions
+// and weights along the axis: a kernel per resized axis whose elements read
+// one or two values each. (A contraction with the (out, in) matrix of
+// weights, as before, read every source element of the axis for each
+// output: 64x32x28x28 to 56x56 took 25 ms linear and 28 nearest, where
+// torch takes 11 and 2.7.) It panics with a *Error on a bad size or mode.
 func (t *Tensor) Interpolate(size []int, mode string, alignCorners bool) *Tensor {
 	if len(size) == 0 || len(size) > t.Ndim() {
 		fail("interpolate: invalid size %s for shape %s", fmtInts(size), FormatShape(t.n.shape))
@@ -32,8 +39,11 @@ func (t *Tensor) Interpolate(size []int, mode string, alignCorners bool) *Tensor
 	if linear && t.n.dtype == Uint8 {
 		return t.interpolateUint8(size, alignCorners)
 	}
+	if !linear {
+		return t.nearest(size, mode == "nearest-exact")
+	}
 	x := t
-	if linear && !t.n.dtype.IsFloat() {
+	if !t.n.dtype.IsFloat() {
 		x = t.Float()
 	}
 	nd := t.Ndim()
@@ -43,51 +53,97 @@ func (t *Tensor) Interpolate(size []int, mode string, alignCorners bool) *Tensor
 		if in == 0 {
 			fail("interpolate: cannot resize an axis of size 0")
 		}
-		w := make([]float64, out*in)
-		if linear {
-			lo, hi, perc := linearTaps(in, out, alignCorners)
-			for o := range out {
-				w[o*in+lo[o]] += float64(1 - float32(perc[o]))
-				w[o*in+hi[o]] += perc[o]
+		// The two taps' weights as the contraction with a weight matrix
+		// had them (one weight where both taps are one element), so that
+		// the values are the same: x_lo*w_lo + x_hi*w_hi.
+		lo, hi, perc := linearTaps(in, out, alignCorners)
+		wl, wh := make([]float64, out), make([]float64, out)
+		for o := range out {
+			wl[o], wh[o] = float64(1-float32(perc[o])), perc[o]
+			if lo[o] == hi[o] {
+				wl[o], wh[o] = wl[o]+wh[o], 0
 			}
 		}
-		scale := float32(0)
-		if out != 0 {
-			scale = float32(in) / float32(out)
-		}
-		for o := 0; o < out && !linear; o++ {
-			fo := float32(o)
-			var idx float32
-			if mode == "nearest-exact" {
-				idx = scale * (fo + 0.5)
-			} else {
-				idx = scale * fo
-			}
-			w[o*in+min(int(idx), in-1)] = 1
-		}
-		// x: (..., in, rest) -> (..., 1, in, rest) against w: (out, in, 1...)
-		xs := x.n.shape
-		grown := append(append(append([]int{}, xs[:ax]...), 1), xs[ax:]...)
-		wshp := []int{out, in}
-		for range xs[ax+1:] {
-			wshp = append(wshp, 1)
-		}
-		if linear {
-			m := t.n.eng.FromFloats(w, wshp, x.n.dtype)
-			x = x.Reshape(grown...).Mul(m).Sum([]int{ax + 1}, false)
-		} else {
-			b := make([]bool, len(w))
-			for i, v := range w {
-				b[i] = v != 0
-			}
-			m := t.n.eng.FromBools(b, wshp, Bool)
-			x = m.Where(x.Reshape(grown...), t.n.eng.Scalar(0, x.n.dtype)).Sum([]int{ax + 1}, false)
-		}
+		shp := axisShape(x.n.shape, ax, out)
+		w := func(v []float64) *Tensor { return t.n.eng.FromFloats(v, shp, x.n.dtype) }
+		x = x.pickAxis(ax, lo).Mul(w(wl)).Add(x.pickAxis(ax, hi).Mul(w(wh)))
 	}
 	if x.n.dtype != t.n.dtype {
 		x = x.Cast(t.n.dtype)
 	}
 	return x
+}
+
+// nearest is Interpolate's nearest modes: each output element is the source
+// element at the positions nearestTaps gives on each resized axis, read by
+// one gather over the resized axes taken as one (its positions a table of
+// the output's resized shape, broadcast over the leading axes), or, past
+// nearestTable positions, by a gather per axis.
+func (t *Tensor) nearest(size []int, exact bool) *Tensor {
+	lead := t.n.shape[:t.Ndim()-len(size)]
+	ins := t.n.shape[len(lead):]
+	for _, in := range ins {
+		if in == 0 {
+			fail("interpolate: cannot resize an axis of size 0")
+		}
+	}
+	if prod(size) > nearestTable {
+		x := t
+		for j, in := range ins {
+			x = x.pickAxis(len(lead)+j, nearestTaps(in, size[j], exact))
+		}
+		return x
+	}
+	pos := []int64{0}
+	for j, in := range ins {
+		src := nearestTaps(in, size[j], exact)
+		next := make([]int64, 0, len(pos)*len(src))
+		for _, p := range pos {
+			for _, s := range src {
+				next = append(next, p*int64(in)+int64(s))
+			}
+		}
+		pos = next
+	}
+	flat := append(slices.Clone(lead), prod(ins))
+	outs := append(slices.Clone(lead), len(pos))
+	tab := append(make([]int, len(lead)), len(pos))
+	for a := range lead {
+		tab[a] = 1
+	}
+	idx := t.n.eng.FromInts(pos, tab, Int32).Expand(outs...)
+	return t.Reshape(flat...).take(len(lead), idx).Reshape(append(slices.Clone(lead), size...)...)
+}
+
+// nearestTable bounds the positions nearest reads in one gather: a larger
+// output takes a gather per axis, whose tables are the axes' lengths.
+const nearestTable = 1 << 16
+
+// nearestTaps returns the source position of each of out positions resized
+// from in, computed in float32 as tinygrad computes them: floor(scale*o),
+// or floor(scale*(o+0.5)) for nearest-exact.
+func nearestTaps(in, out int, exact bool) []int {
+	scale := float32(in) / float32(out)
+	src := make([]int, out)
+	for o := range src {
+		idx := scale * float32(o)
+		if exact {
+			idx = scale * (float32(o) + 0.5)
+		}
+		src[o] = min(int(idx), in-1)
+	}
+	return src
+}
+
+// axisShape returns the shape that is 1 on every axis of shp but ax, and n
+// on ax: a table along ax that broadcasts over the other axes.
+func axisShape(shp []int, ax, n int) []int {
+	out := make([]int, len(shp))
+	for a := range out {
+		out[a] = 1
+	}
+	out[ax] = n
+	return out
 }
 
 // linearTaps returns, for each of out positions resized from in, the lower
@@ -120,21 +176,17 @@ func linearTaps(in, out int, alignCorners bool) (lo, hi []int, perc []float64) {
 }
 
 // pickAxis returns x with axis ax replaced by x's elements at positions
-// src along it (a one-hot contraction, exact in any dtype).
+// src along it: a gather whose positions are a table along ax, broadcast
+// over the other axes (exact in any dtype; each output element reads one).
 func (x *Tensor) pickAxis(ax int, src []int) *Tensor {
-	xs := x.n.shape
-	in, out := xs[ax], len(src)
-	b := make([]bool, out*in)
+	pos := make([]int64, len(src))
 	for o, i := range src {
-		b[o*in+i] = true
+		pos[o] = int64(i)
 	}
-	grown := append(append(append([]int{}, xs[:ax]...), 1), xs[ax:]...)
-	wshp := []int{out, in}
-	for range xs[ax+1:] {
-		wshp = append(wshp, 1)
-	}
-	m := x.n.eng.FromBools(b, wshp, Bool)
-	return m.Where(x.Reshape(grown...), x.n.eng.Scalar(0, x.n.dtype)).Sum([]int{ax + 1}, false).Cast(x.n.dtype)
+	shp := slices.Clone(x.n.shape)
+	shp[ax] = len(src)
+	idx := x.n.eng.FromInts(pos, axisShape(shp, ax, len(src)), Int32).Expand(shp...)
+	return x.take(ax, idx)
 }
 
 // interpolateUint8 is linear interpolation of uint8 as tinygrad's: axis by
