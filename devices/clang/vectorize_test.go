@@ -13,11 +13,14 @@ import (
 
 // TestSelectIntoHelperVectorizes compiles elementwise kernels where a
 // select feeds the inlined LOG2 and SIN helpers (where(x > 0.5, x, 1).log(),
-// as pow's log2 of a base with its zeros replaced) and checks, from gcc's
+// as pow's log2 of a base with its zeros replaced), and a floor (selects
+// around a float to int32 conversion, tiny_f2i32f), and checks, from gcc's
 // own report, that the loop is vectorized: gcc's partial redundancy
-// elimination folds the helper on the constant arm and leaves the loop
-// branching (28 ms for where(...).log() over 4096x1024 against 4.2 for
-// log() alone) unless the kernel is compiled without it (TINY_NO_PRE).
+// elimination folds a helper on a select's constant arm, or duplicates the
+// conversion into the arms, and leaves the loop branching (28 ms for
+// where(...).log() over 4096x1024 against 4.2 for log() alone, 8.6 for a
+// floor against 1.2) unless the kernel is compiled without it (TINY_NO_PRE)
+// or the helper has no condition to duplicate.
 func TestSelectIntoHelperVectorizes(t *testing.T) {
 	tc, err := findCompiler()
 	if err != nil {
@@ -27,10 +30,21 @@ func TestSelectIntoHelperVectorizes(t *testing.T) {
 		t.Skip("the compiler is not gcc")
 	}
 	f32, s := codegen.Float32, shape.FromInts(4096)
-	for _, op := range []codegen.Op{codegen.OpLog2, codegen.OpSin} {
-		x := kt.Load(1, f32, s)
-		sel := kt.Op(codegen.OpWhere, f32, kt.Op(codegen.OpCmpLt, codegen.Bool, kt.Const(0.5, f32, s), x), x, kt.Const(1, f32, s))
-		p, err := codegen.Lower(kt.Kernel(s, kt.Op(op, f32, sel), kt.Spec(f32, 4096)), codegen.Options{})
+	x := kt.Load(1, f32, s)
+	lt := func(a, b *codegen.Node) *codegen.Node { return kt.Op(codegen.OpCmpLt, codegen.Bool, a, b) }
+	where := func(c, a, b *codegen.Node) *codegen.Node { return kt.Op(codegen.OpWhere, f32, c, a, b) }
+	sel := where(lt(kt.Const(0.5, f32, s), x), x, kt.Const(1, f32, s))
+	// floor as tensor's: truncated through int32 where |x| < 2**23, less
+	// one where that rose above x.
+	tr := where(lt(x, kt.Const(8388608, f32, s)), kt.Op(codegen.OpCast, f32, kt.Op(codegen.OpCast, codegen.Int32, x)), x)
+	floor := where(lt(x, tr), kt.Op(codegen.OpSub, f32, tr, kt.Const(1, f32, s)), tr)
+	for name, v := range map[string]*codegen.Node{
+		"log2 of a select": kt.Op(codegen.OpLog2, f32, sel),
+		"sin of a select":  kt.Op(codegen.OpSin, f32, sel),
+		"floor":            floor,
+	} {
+		op := name
+		p, err := codegen.Lower(kt.Kernel(s, v, kt.Spec(f32, 4096)), codegen.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +57,7 @@ func TestSelectIntoHelperVectorizes(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", op, err, out)
 		}
 		if !strings.Contains(string(out), "loop vectorized") {
-			t.Errorf("%s of a select: the loop is not vectorized; gcc reported:\n%s\nsource:\n%s", op, out, src)
+			t.Errorf("%s: the loop is not vectorized; gcc reported:\n%s\nsource:\n%s", op, out, src)
 		}
 	}
 }
