@@ -25,8 +25,8 @@ const minStreamTrip = 64
 
 // streamStores returns, for each innermost loop of p whose store
 // streaming stores can write, that STORE (nil when none): p is elementwise
-// (no accumulators), not a split reduce, and stores only to one float32
-// output of at least CStreamBytes that it never loads, ungated; the loop
+// (no accumulators), not a split reduce, and stores only to one output (of
+// any dtype) of at least CStreamBytes that it never loads, ungated; the loop
 // holds no other store, the store's index is the loop variable plus
 // values computed before the loop (contiguous in the loop), and its loads
 // step by one element with it or stay (loadsUnit). The loop is the
@@ -41,13 +41,13 @@ func (l *cListing) streamStores() map[int]int {
 			return nil
 		case OpStore:
 			g := us[u.Src[0]]
-			if g.Op != OpDefineGlobal || g.DType != Float32 || len(u.Src) > 3 || buf >= 0 && g.Buf != buf {
+			if g.Op != OpDefineGlobal || len(u.Src) > 3 || buf >= 0 && g.Buf != buf {
 				return nil
 			}
 			buf = g.Buf
 		}
 	}
-	if buf < 0 || p.SplitReduce || int64(p.Bufs[buf].Size)*4 < CStreamBytes || l.loaded[buf] {
+	if buf < 0 || p.SplitReduce || int64(p.Bufs[buf].Size)*int64(p.Bufs[buf].DType.Size()) < CStreamBytes || l.loaded[buf] {
 		return nil
 	}
 	out := map[int]int{}
@@ -155,12 +155,12 @@ func (r *cRenderer) streamLoop(i int, lo, hi string) {
 	at := r.streamAt(i, su.Src[1], n+"_s")
 	r.line("for (long %s_s = %s; %s_s < %s; %s_s += 1024) {", n, lo, n, hi, n)
 	r.line("  const long %s_e = %s_s + 1024 < %s ? %s_s + 1024 : %s;", n, n, hi, n, hi)
-	r.line("  float tiny_tmp[1024] __attribute__((aligned(64)));")
+	r.line("  %s tiny_tmp[1024] __attribute__((aligned(64)));", cStoreType(r.u[su.Src[0]].DType))
 	r.depth++
 	r.tmp, r.tmpLoop = store, i
 	r.plainLoop(i, n+"_s", n+"_e")
 	r.tmp = -1
-	r.line("tiny_stream(&%s[%s], tiny_tmp, %s_e - %s_s);", r.ref(su.Src[0]), at, n, n)
+	r.line("tiny_stream(&%s[%s], tiny_tmp, %s_e - %s_s, sizeof tiny_tmp[0]);", r.ref(su.Src[0]), at, n, n)
 	r.depth--
 	r.line("}")
 }

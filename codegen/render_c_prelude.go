@@ -131,41 +131,57 @@ static inline uint16_t tiny_d2h(double x) {
   return tiny_f2h(t);
 }
 `
-	// tiny_stream copies n floats to dst with non-temporal stores where the
-	// compiler has them for AVX-512 or AVX (this machine, a Zen 3, has no
-	// AVX-512: before the AVX form the streamed kernels copied their blocks
-	// with plain stores): whole 64-byte lines only, the partial lines at
+	// tiny_stream copies n elements of esz bytes (an output of any dtype:
+	// float32, a bool mask, one_hot's int32s) to dst with non-temporal
+	// stores where the compiler has them for AVX-512 or AVX (this machine, a
+	// Zen 3, has no AVX-512: before the AVX form the streamed kernels copied
+	// their blocks with plain stores): whole 64-byte lines only, the partial lines at
 	// either end with plain stores (a line written partly by non-temporal
 	// stores goes to memory as a partial write). A pad of 4096x1024, its
 	// rows of 1026 floats streamed one by one, on one thread in a C
 	// harness: 2.8-3.6 ms in 32-byte pieces with a fence after each row,
 	// 2.0-2.5 not streamed, 1.5-1.8 in whole lines with one fence at the
-	// end. tiny_sfence orders them before the kernel returns.
+	// end. tiny_sfence orders them before the kernel returns. The source
+	// block is read through memcpy and byte pointers, so that any element
+	// type may be copied without breaking C's aliasing rules.
 	cStream = `#if defined(__AVX512F__) && defined(__GNUC__) && !defined(__clang__)
 typedef float tiny_v16sf __attribute__((vector_size(64)));
-typedef float tiny_v16sfu __attribute__((vector_size(64), aligned(4)));
-static inline void tiny_stream(float* restrict dst, const float* restrict src, long n) {
+typedef float tiny_v16sfu __attribute__((vector_size(64), aligned(1)));
+static inline void tiny_stream(void* restrict dv, const void* restrict sv, long n, long esz) {
+  unsigned char* dst = (unsigned char*)dv;
+  const unsigned char* src = (const unsigned char*)sv;
   long i = 0;
-  for (; i < n && ((uintptr_t)(dst + i) & 63); i++) dst[i] = src[i];
-  for (; i + 16 <= n; i += 16) __builtin_ia32_movntps512(dst + i, *(const tiny_v16sfu*)(src + i));
-  for (; i < n; i++) dst[i] = src[i];
+  n *= esz;
+  for (; i < n && ((uintptr_t)(dst + i) & 63); i += esz) __builtin_memcpy(dst + i, src + i, esz);
+  for (; i + 64 <= n; i += 64) {
+    tiny_v16sfu v;
+    __builtin_memcpy(&v, src + i, 64);
+    __builtin_ia32_movntps512((float*)(dst + i), v);
+  }
+  for (; i < n; i += esz) __builtin_memcpy(dst + i, src + i, esz);
 }
 static inline void tiny_sfence(void) { __builtin_ia32_sfence(); }
 #elif defined(__AVX__) && defined(__GNUC__) && !defined(__clang__)
-typedef float tiny_v8sfu __attribute__((vector_size(32), aligned(4)));
-static inline void tiny_stream(float* restrict dst, const float* restrict src, long n) {
+typedef float tiny_v8sfu __attribute__((vector_size(32), aligned(1)));
+static inline void tiny_stream(void* restrict dv, const void* restrict sv, long n, long esz) {
+  unsigned char* dst = (unsigned char*)dv;
+  const unsigned char* src = (const unsigned char*)sv;
   long i = 0;
-  for (; i < n && ((uintptr_t)(dst + i) & 63); i++) dst[i] = src[i];
-  for (; i + 16 <= n; i += 16) {
-    __builtin_ia32_movntps256(dst + i, *(const tiny_v8sfu*)(src + i));
-    __builtin_ia32_movntps256(dst + i + 8, *(const tiny_v8sfu*)(src + i + 8));
+  n *= esz;
+  for (; i < n && ((uintptr_t)(dst + i) & 63); i += esz) __builtin_memcpy(dst + i, src + i, esz);
+  for (; i + 64 <= n; i += 64) {
+    tiny_v8sfu a, b;
+    __builtin_memcpy(&a, src + i, 32);
+    __builtin_memcpy(&b, src + i + 32, 32);
+    __builtin_ia32_movntps256((float*)(dst + i), a);
+    __builtin_ia32_movntps256((float*)(dst + i + 32), b);
   }
-  for (; i < n; i++) dst[i] = src[i];
+  for (; i < n; i += esz) __builtin_memcpy(dst + i, src + i, esz);
 }
 static inline void tiny_sfence(void) { __builtin_ia32_sfence(); }
 #else
-static inline void tiny_stream(float* restrict dst, const float* restrict src, long n) {
-  for (long i = 0; i < n; i++) dst[i] = src[i];
+static inline void tiny_stream(void* restrict dv, const void* restrict sv, long n, long esz) {
+  __builtin_memcpy(dv, sv, n * esz);
 }
 static inline void tiny_sfence(void) {}
 #endif

@@ -226,3 +226,57 @@ func TestStreamedRows(t *testing.T) {
 }
 
 const streamElems = codegen.CStreamBytes/4 + 1000
+
+// TestStreamedDTypes pads outputs of every element size (bool, uint8,
+// float16, int32, int64, float64) large enough to be streamed, rows of
+// 1027 elements so that each row's stream starts and ends inside a cache
+// line, and checks every element's bytes: tiny_stream copies any element
+// type, its head and tail element by element.
+func TestStreamedDTypes(t *testing.T) {
+	d := open(t, "", 3)
+	for _, dt := range []codegen.DType{codegen.Bool, codegen.Uint8, codegen.Float16, codegen.Int32, codegen.Int64, codegen.Float64} {
+		sz, cols := dt.Size(), 1027
+		rows := codegen.CStreamBytes/sz/cols + 3
+		in := shape.FromInts(rows, cols)
+		padded := kt.Must(in.PadInts([][2]int{{1, 1}, {1, 1}}))
+		p, err := codegen.Lower(kt.Kernel(shape.FromInts(rows+2, cols+2), kt.Load(1, dt, padded), kt.Spec(dt, rows*cols)), codegen.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.Opts.Has(codegen.OptStream) {
+			t.Fatalf("%s: not streamed, opts %s", dt, p.Opts)
+		}
+		r, err := d.Compile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, out := devices.Alloc(dt, rows*cols), devices.Alloc(dt, (rows+2)*(cols+2))
+		rng := rand.New(rand.NewSource(11))
+		for i := range x.Data {
+			x.Data[i] = byte(rng.Intn(256))
+			if dt == codegen.Bool {
+				x.Data[i] &= 1
+			}
+			if dt == codegen.Float16 && i%2 == 1 {
+				x.Data[i] &= 0x7b // no NaN or infinity: a half is loaded as a float and stored back
+			}
+		}
+		for i := range out.Data {
+			out.Data[i] = 0xa5
+		}
+		if err := r.Run([]*devices.Buffer{out, x}, nil); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < out.Len; i++ {
+			rr, c := i/(cols+2)-1, i%(cols+2)-1
+			want := make([]byte, sz)
+			if rr >= 0 && rr < rows && c >= 0 && c < cols {
+				j := rr*cols + c
+				want = x.Data[j*sz : (j+1)*sz]
+			}
+			if got := out.Data[i*sz : (i+1)*sz]; string(got) != string(want) {
+				t.Fatalf("%s: element %d (row %d, column %d) = %x, want %x", dt, i, rr+1, c+1, got, want)
+			}
+		}
+	}
+}
