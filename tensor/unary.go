@@ -97,8 +97,9 @@ func (t *Tensor) Sigmoid() *Tensor {
 	x := t.floatOf()
 	pos := x.Ge(0)
 	e := pos.Where(x.Neg(), x).Exp()
-	d := e.Add(1.0)
-	return pos.Where(d.Reciprocal(), e.Div(d))
+	// 1/(1+e) or e/(1+e): one division of the chosen numerator, the same
+	// value as choosing between two (a division costs as much as the exp).
+	return pos.Where(1.0, e).Div(e.Add(1.0))
 }
 
 // Tanh returns the hyperbolic tangent, 2*sigmoid(2t)-1, and t itself at
