@@ -34,6 +34,16 @@ def log_softmax(x):
     return x - m - np.log(np.exp(x - m).sum(axis=1, keepdims=True))
 
 
+def bilinear2x(x):
+    """Doubles the last two axes as torch's bilinear, align_corners=False: each axis blends two taps."""
+    h = x.shape[-1]
+    f = np.clip((np.arange(2 * h) + 0.5) / 2 - 0.5, 0, h - 1)
+    lo, hi = np.floor(f).astype(np.intp), np.ceil(f).astype(np.intp)
+    w = (f - lo).astype(np.float32)
+    r = x[:, :, lo, :] * (1 - w)[:, None] + x[:, :, hi, :] * w[:, None]
+    return r[:, :, :, lo] * (1 - w) + r[:, :, :, hi] * w
+
+
 def conv2d(x, w):
     win = np.lib.stride_tricks.sliding_window_view(x, (3, 3), axis=(2, 3))  # (b, cin, 26, 26, 3, 3)
     return np.ascontiguousarray(np.tensordot(win, w, axes=([1, 4, 5], [1, 2, 3])).transpose(0, 3, 1, 2))
@@ -51,6 +61,8 @@ table, eidx = f32(16384, 256), rng.integers(0, 16384, 4096)
 cx, cw = f32(32, 32, 28, 28), f32(64, 32, 3, 3)
 P = f32(64, 64, 56, 56)
 Z = f32(64, 128, 256)
+ohidx = rng.integers(0, 1000, 4096)
+IX = f32(32, 64, 28, 28)
 c = np.float32(np.sqrt(2 / np.pi))
 
 ROWS = {
@@ -79,6 +91,14 @@ ROWS = {
     "pad": lambda: np.pad(S, 1),
     "permute": lambda: np.ascontiguousarray(Z.transpose(0, 2, 1)),
     "flip": lambda: np.ascontiguousarray(S[:, ::-1]),
+    "pow": lambda: S ** np.float32(2.5),
+    "sigmoid": lambda: 1 / (1 + np.exp(-S)),
+    "floor": lambda: np.floor(S * np.float32(10)),
+    "where_log": lambda: np.log(np.where(S > 0.5, S, np.float32(1))),
+    "tril": lambda: np.tril(S),
+    "one_hot": lambda: (ohidx[:, None] == np.arange(1000)).astype(np.int32),
+    "interp_nearest": lambda: IX[:, :, (np.arange(56) // 2)[:, None], np.arange(56) // 2],
+    "interp_bilinear": lambda: bilinear2x(IX),
 }
 
 
@@ -107,8 +127,8 @@ try:
     import torch.nn.functional as F
     torch.set_num_threads(2)
     T = {k: torch.from_numpy(v) for k, v in dict(X=X, S=S, S2=S2, bias=bias, Y=Y, Q=Q, K=K, B1=B1, B2=B2, L1=L1, L2=L2,
-                                                  table=table, cx=cx, cw=cw, P=P, Z=Z).items()}
-    tg, te = torch.from_numpy(gidx), torch.from_numpy(eidx)
+                                                  table=table, cx=cx, cw=cw, P=P, Z=Z, IX=IX).items()}
+    tg, te, toh = torch.from_numpy(gidx), torch.from_numpy(eidx), torch.from_numpy(ohidx)
     TROWS = {
         "gelu": lambda: F.gelu(T["S"], approximate="tanh"),
         "add_bias": lambda: T["S"] + T["bias"],
@@ -135,6 +155,14 @@ try:
         "pad": lambda: F.pad(T["S"], (1, 1, 1, 1)),
         "permute": lambda: T["Z"].permute(0, 2, 1).contiguous(),
         "flip": lambda: T["S"].flip(1),
+        "pow": lambda: T["S"] ** 2.5,
+        "sigmoid": lambda: torch.sigmoid(T["S"]),
+        "floor": lambda: torch.floor(T["S"] * 10),
+        "where_log": lambda: torch.log(torch.where(T["S"] > 0.5, T["S"], 1.0)),
+        "tril": lambda: torch.tril(T["S"]),
+        "one_hot": lambda: F.one_hot(toh, 1000),
+        "interp_nearest": lambda: F.interpolate(T["IX"], (56, 56), mode="nearest"),
+        "interp_bilinear": lambda: F.interpolate(T["IX"], (56, 56), mode="bilinear", align_corners=False),
     }
     with torch.no_grad():
         for name, fn in TROWS.items():

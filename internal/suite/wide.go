@@ -8,8 +8,9 @@ import (
 
 // Wide is every op family tiny has, on shapes users meet: elementwise,
 // reductions over each axis, argmax/argmin, running sums and maxima,
-// batched matmul, softmax, gather and indexing, conv2d, pools, and the
-// movement ops (cat, pad, permute, flip). bench/wide.py times the same rows
+// batched matmul, softmax, gather and indexing, conv2d, pools, the
+// movement ops (cat, pad, permute, flip), and pow, sigmoid, floor, a
+// select into a log, tril, one_hot and interpolate. bench/wide.py times the same rows
 // in NumPy.
 var Wide = []Row{
 	{Name: "gelu", What: "gelu(x) (tanh form), 4096x1024", In: []Input{f32(4096, 1024)},
@@ -152,6 +153,87 @@ var Wide = []Row{
 			}
 			return out
 		}},
+	{Name: "pow", What: "x ** 2.5, 4096x1024", In: []Input{f32(4096, 1024)},
+		Run:  func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Pow(2.5) },
+		Ref:  func(x [][]float64) []float64 { return each(x[0], func(v float64) float64 { return math.Pow(v, 2.5) }) },
+		Atol: 1e-6, Rtol: 1e-5},
+	{Name: "sigmoid", What: "sigmoid(x), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Sigmoid() },
+		Ref: func(x [][]float64) []float64 {
+			return each(x[0], func(v float64) float64 { return 1 / (1 + math.Exp(-v)) })
+		},
+		Atol: 1e-6, Rtol: 1e-5},
+	{Name: "floor", What: "(x * 10).floor(), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Mul(10.0).Floor() },
+		Ref: func(x [][]float64) []float64 {
+			return each(x[0], func(v float64) float64 { return math.Floor(float64(float32(v * 10))) })
+		}},
+	{Name: "where_log", What: "where(x > 0.5, x, 1).log(), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Gt(0.5).Where(t[0], 1.0).Log() },
+		Ref: func(x [][]float64) []float64 {
+			return each(x[0], func(v float64) float64 {
+				if v > 0.5 {
+					return math.Log(v)
+				}
+				return 0
+			})
+		}, Atol: 1e-6, Rtol: 1e-5},
+	{Name: "tril", What: "x.tril(), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Tril(0) },
+		Ref: func(x [][]float64) []float64 {
+			out := make([]float64, len(x[0]))
+			for i := range out {
+				if i%1024 <= i/1024 {
+					out[i] = x[0][i]
+				}
+			}
+			return out
+		}},
+	{Name: "one_hot", What: "one_hot(idx, 1000), 4096 labels", In: []Input{{Shape: []int{4096}, Below: 1000}},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].OneHot(1000) },
+		Ref: func(x [][]float64) []float64 {
+			out := make([]float64, 4096*1000)
+			for i, c := range x[0] {
+				out[i*1000+int(c)] = 1
+			}
+			return out
+		}},
+	{Name: "interp_nearest", What: "interpolate to 56x56, nearest, 32x64x28x28", In: []Input{f32(32, 64, 28, 28)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Interpolate([]int{56, 56}, "nearest", false) },
+		Ref: func(x [][]float64) []float64 { return resize2x(x[0], 32*64, 28, false) }},
+	{Name: "interp_bilinear", What: "interpolate to 56x56, bilinear, 32x64x28x28", In: []Input{f32(32, 64, 28, 28)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Interpolate([]int{56, 56}, "bilinear", false) },
+		Ref: func(x [][]float64) []float64 { return resize2x(x[0], 32*64, 28, true) }, Atol: 1e-6, Rtol: 1e-5},
+}
+
+// resize2x doubles the last two axes of n planes of h x h: nearest (source
+// o/2) or bilinear as torch's align_corners=False (source (o+0.5)/2-0.5,
+// clamped to the plane, blending its two neighbours on each axis).
+func resize2x(x []float64, n, h int, linear bool) []float64 {
+	o := 2 * h
+	taps := func(p int) (lo, hi int, w float64) {
+		if !linear {
+			return p / 2, p / 2, 0
+		}
+		f := min(max((float64(p)+0.5)/2-0.5, 0), float64(h-1))
+		lo = int(math.Floor(f))
+		return lo, int(math.Ceil(f)), f - float64(lo)
+	}
+	out := make([]float64, n*o*o)
+	for k := range n {
+		plane := x[k*h*h : (k+1)*h*h]
+		for y := range o {
+			y0, y1, wy := taps(y)
+			for c := range o {
+				x0, x1, wx := taps(c)
+				at := func(r, c int) float64 { return plane[r*h+c] }
+				top := at(y0, x0)*(1-wx) + at(y0, x1)*wx
+				bottom := at(y1, x0)*(1-wx) + at(y1, x1)*wx
+				out[(k*o+y)*o+c] = top*(1-wy) + bottom*wy
+			}
+		}
+	}
+	return out
 }
 
 // argRows returns the index of the first maximum (sign 1) or minimum (sign
