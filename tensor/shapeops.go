@@ -317,12 +317,18 @@ func (t *Tensor) Roll(shifts, dims []int) *Tensor {
 	return x
 }
 
-// tri returns an (r, c) bool tensor, true where column - row >= diagonal:
-// the comparison of two short position tables broadcast over the rows and
-// the columns, so that the kernel using it compares two loaded integers. (The
-// view construction of tinygrad's _tri, an (s, 2s-1) reading of a padded
-// block of ones, made every element of tril's kernel a 64-bit modulo, which
-// gcc does not vectorize: 4096x1024 took 12 ms against NumPy's 4.)
+// tri returns an (r, c) bool tensor, true where column - row >= diagonal,
+// built two ways by size. A small one (at most triViewMax elements: the
+// blocked scans' masks, scan.go) is a constant seen through views, as
+// tinygrad's _tri builds it: rows of an (s, 2s) block of s ones then s
+// zeros, read with a row length of 2s-1, start one place earlier each row.
+// The kernel computes it from its indices, and where the mask's loops are
+// unrolled the C compiler folds it away with the masked-out terms (a
+// 4096x1024 cummax took 23 ms instead of 5 with the mask loaded). A large
+// one compares two short position tables broadcast over the rows and the
+// columns: the view's index is a 64-bit modulo per element, which gcc does
+// not vectorize (tril of 4096x1024 took 12 ms that way on a loaded machine,
+// 2.4 ms compared; NumPy 6.4).
 func (e *Engine) tri(r, c, diagonal int) *Tensor {
 	if r == 0 || c == 0 || diagonal >= c {
 		return e.Full([]int{r, c}, 0, Bool)
@@ -330,12 +336,24 @@ func (e *Engine) tri(r, c, diagonal int) *Tensor {
 	if r+diagonal <= 0 {
 		return e.Full([]int{r, c}, 1, Bool)
 	}
+	if r*c <= triViewMax {
+		s := r + c - 1
+		u := e.Full([]int{s, s}, 1, Bool).Pad([][2]int{{0, 0}, {0, s}}).Flatten().
+			Shrink([][2]int{{0, s * (2*s - 1)}}).Reshape(s, 2*s-1).Shrink([][2]int{{0, s}, {0, s}})
+		if diagonal <= 0 {
+			return u.Shrink([][2]int{{0, r}, {-diagonal, c - diagonal}})
+		}
+		return u.Shrink([][2]int{{diagonal, r + diagonal}, {0, c}})
+	}
 	// -r < diagonal < c here, so rows + diagonal does not overflow.
 	cols := e.positions(c).Reshape(1, c).Expand(r, c)
 	rows := e.positions(r)
 	rows = rows.Add(e.Scalar(float64(diagonal), rows.n.dtype)).Reshape(r, 1).Expand(r, c)
 	return cols.Ge(rows)
 }
+
+// triViewMax is the most elements tri builds through views.
+const triViewMax = 1 << 12
 
 // Triu keeps the elements of t's last two axes on and above the diagonal
 // (diagonal > 0: above it) and sets the rest to 0.
