@@ -201,21 +201,21 @@ func FloatToInt(f float64, d DType) int64 {
 		if t >= math.MinInt32 && t <= math.MaxInt32 {
 			i = int64(t)
 		}
-		return wrapBits(i, d)
+		return WrapBits(i, d)
 	case Uint64:
 		if t >= 1<<63 && t < 1<<64 {
 			return int64(uint64(t))
 		}
 	}
 	if t >= -1<<63 && t < 1<<63 {
-		return wrapBits(int64(t), d)
+		return WrapBits(int64(t), d)
 	}
-	return wrapBits(math.MinInt64, d)
+	return WrapBits(math.MinInt64, d)
 }
 
-// wrapBits wraps i to d's width: sign-extended for signed dtypes,
+// WrapBits wraps i to d's width: sign-extended for signed dtypes,
 // zero-extended for unsigned ones.
-func wrapBits(i int64, d DType) int64 {
+func WrapBits(i int64, d DType) int64 {
 	switch d {
 	case Int8:
 		return int64(int8(i))

@@ -75,23 +75,10 @@ func wrapTo(v float64, d DType) float64 {
 	default:
 		bits = int64(v)
 	}
-	switch d {
-	case Int8:
-		return float64(int8(bits))
-	case Uint8:
-		return float64(uint8(bits))
-	case Int16:
-		return float64(int16(bits))
-	case Uint16:
-		return float64(uint16(bits))
-	case Int32:
-		return float64(int32(bits))
-	case Uint32:
-		return float64(uint32(bits))
-	case Uint64:
+	if d == Uint64 {
 		return float64(uint64(bits))
 	}
-	return float64(bits)
+	return float64(codegen.WrapBits(bits, d))
 }
 
 // writeInts stores integer vals into b exactly where b's dtype can hold them.

@@ -39,26 +39,10 @@ func toHalf(f float64) float64 {
 // wrap returns i wrapped to the width of integer, bool or index dtype d, as
 // two's complement arithmetic does: integers overflow silently.
 func wrap(d codegen.DType, i int64) int64 {
-	switch d {
-	case codegen.Bool:
-		if i != 0 {
-			return 1
-		}
-		return 0
-	case codegen.Int8:
-		return int64(int8(i))
-	case codegen.Uint8:
-		return int64(uint8(i))
-	case codegen.Int16:
-		return int64(int16(i))
-	case codegen.Uint16:
-		return int64(uint16(i))
-	case codegen.Int32:
-		return int64(int32(i))
-	case codegen.Uint32:
-		return int64(uint32(i))
+	if d == codegen.Bool {
+		return b2i(i != 0)
 	}
-	return i // int64, uint64 (its bits), index
+	return codegen.WrapBits(i, d) // int64, uint64 (its bits) and index as they are
 }
 
 // unsigned reports whether d's values compare and divide as unsigned.
