@@ -18,6 +18,24 @@ import (
 // one goroutine: starting workers costs more than it saves.
 const minParallel = 1 << 15
 
+// minParallelTile is minParallel for a kernel with a register tile
+// (OptUpcast), whose iterations (a tile row's vector multiply-adds) can be
+// far cheaper than an elementwise kernel's: a matmul of 64 cubed (work
+// 44k) took 9-13 us a call on one thread here and 20-83 us on two (the
+// second thread's start and the split cost more than its share), 128 cubed
+// (350k) 50-67 against 69-75. Not higher: beautiful_mnist's tiled kernels
+// of 253k to 1M iterations (its pools' and its last layer's) ran 1-2 ms a
+// step slower on one thread.
+const minParallelTile = 1 << 17
+
+// parallelWork reports whether p has the work to share among workers.
+func parallelWork(p *codegen.Program) bool {
+	if p.Opts.Has(codegen.OptUpcast) {
+		return p.Work >= minParallelTile
+	}
+	return p.Work >= minParallel
+}
+
 // chunksPerWorker is how many chunks of the global loop each worker takes
 // in turn when several share a kernel. A chunk costs a function call in C
 // (chunkLoop), so they can be small: the worker that finishes first waits
@@ -81,7 +99,7 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 		vals[i] = v
 	}
 	workers := 1
-	if p.Global >= 2 && p.Work >= minParallel {
+	if p.Global >= 2 && parallelWork(p) {
 		workers = min(r.threads, p.Global)
 	}
 	chunks := devices.Chunks(p.Global, workers)

@@ -125,3 +125,28 @@ func TestPool(t *testing.T) {
 		t.Errorf("the pool has %d threads after kernels on three workers, want 2", got)
 	}
 }
+
+// TestParallelWork checks which programs share their work among workers:
+// an elementwise kernel from minParallel iterations, a register-tiled
+// matmul only from minParallelTile (32 and 64 cubed run on one thread,
+// 128 cubed on two).
+func TestParallelWork(t *testing.T) {
+	for _, c := range []struct {
+		k    *codegen.Kernel
+		want bool
+	}{
+		{kt.Matmul(32), false},
+		{kt.Matmul(64), false},
+		{kt.Matmul(128), true},
+		{kt.Kernel(shape.FromInts(minParallel), kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, shape.FromInts(minParallel))), kt.Spec(f32, minParallel)), true},
+		{kt.Kernel(shape.FromInts(minParallel/2), kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, shape.FromInts(minParallel/2))), kt.Spec(f32, minParallel/2)), false},
+	} {
+		p, err := codegen.Lower(c.k, codegen.Options{Target: &codegen.AVX512Target})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := parallelWork(p); got != c.want {
+			t.Errorf("%s (work %d, opts %s): parallel %v, want %v", p.Name, p.Work, p.Opts, got, c.want)
+		}
+	}
+}

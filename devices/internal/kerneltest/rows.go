@@ -42,8 +42,8 @@ func konst(v float64, sh ...int) *codegen.Node {
 
 func op(o codegen.Op, src ...*codegen.Node) *codegen.Node { return Op(o, f32, src...) }
 
-// matmul is the kernel of an n x n matmul, a @ b with b read transposed.
-func matmul(n int) *codegen.Kernel {
+// Matmul is the kernel of an n x n matmul, a @ b with b read transposed.
+func Matmul(n int) *codegen.Kernel {
 	a := Must(shape.FromInts(n, 1, n).ExpandInts([]int{n, n, n}))
 	bt := Must(Must(Must(shape.FromInts(n, n).Permute([]int{1, 0})).ReshapeInts([]int{1, n, n})).ExpandInts([]int{n, n, n}))
 	return Kernel(shape.FromInts(n, n, 1), Reduce(codegen.OpAdd, f32, []int{2}, op(codegen.OpMul, Load(1, f32, a), Load(2, f32, bt))), Spec(f32, n*n), Spec(f32, n*n))
@@ -62,8 +62,8 @@ func SuiteRows() []Row {
 		{Name: "reduce_axis", Kernels: one(Kernel(shape.FromInts(4096, 1), Reduce(codegen.OpAdd, f32, []int{1}, Load(1, f32, sq)), Spec(f32, n16M)))},
 		{Name: "transpose", Kernels: one(Kernel(sq, Load(1, f32, Must(sq.Permute([]int{1, 0}))), Spec(f32, n16M)))},
 		softmaxRow(4096, 1024),
-		{Name: "matmul512", Kernels: one(matmul(512))},
-		{Name: "matmul1024", Kernels: one(matmul(1024))},
+		{Name: "matmul512", Kernels: one(Matmul(512))},
+		{Name: "matmul1024", Kernels: one(Matmul(1024))},
 		{Name: "exp_sin", Kernels: one(Kernel(s, op(codegen.OpAdd, op(codegen.OpExp2, op(codegen.OpMul, Load(1, f32, s), konst(math.Log2E, n16M))), op(codegen.OpSin, Load(2, f32, s))),
 			Spec(f32, n16M), Spec(f32, n16M)))},
 	}
