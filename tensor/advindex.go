@@ -312,9 +312,7 @@ func (t *Tensor) Scatter(dim int, idx, src *Tensor, reduce string) *Tensor {
 	size := t.n.shape[d]
 	m := idx.n.shape[d]
 	wide := slices.Insert(slices.Clone(idx.n.shape), d, size) // (..., size, m, ...)
-	at := slices.Repeat([]int{1}, len(wide))
-	at[d] = size
-	pos := t.n.eng.Arange(0, float64(size), 1, idx.DType()).Reshape(at...)
+	pos := t.n.eng.Arange(0, float64(size), 1, idx.DType()).Reshape(axisShape(len(wide), d, size)...)
 	hit := idx.Unsqueeze(d).Expand(wide...).Eq(pos)
 	vals := src.Unsqueeze(d).Expand(wide...)
 	// Pad the result of the fold to t's shape: positions idx does not
@@ -332,9 +330,7 @@ func (t *Tensor) Scatter(dim int, idx, src *Tensor, reduce string) *Tensor {
 	case "multiply":
 		return hit.Where(vals, 1).Prod(fold, false).Cast(t.DType()).Pad(pad, 1).Mul(t)
 	}
-	ordShape := slices.Repeat([]int{1}, len(wide))
-	ordShape[d+1] = m
-	ord := t.n.eng.Arange(1, float64(m+1), 1, Int32).Reshape(ordShape...)
+	ord := t.n.eng.Arange(1, float64(m+1), 1, Int32).Reshape(axisShape(len(wide), d+1, m)...)
 	last := hit.Where(ord, 0).Max(fold, true)
 	pick := hit.And(ord.Eq(last))
 	val := pick.Where(vals, 0).Sum(fold, false).Cast(t.DType()).Pad(pad)

@@ -85,12 +85,7 @@ func gatherGrad(n *lazy, g *Tensor) *Tensor {
 	x, idx, axis := n.src[0], &Tensor{n.src[1]}, n.axes[0]
 	size := x.shape[axis]
 	wide := slices.Insert(slices.Clone(n.shape), axis, size) // (..., size, m, ...)
-	at := make([]int, len(wide))
-	for a := range at {
-		at[a] = 1
-	}
-	at[axis] = size
-	pos := n.eng.Arange(0, float64(size), 1, idx.DType()).Reshape(at...).Expand(wide...)
+	pos := n.eng.Arange(0, float64(size), 1, idx.DType()).Reshape(axisShape(len(wide), axis, size)...).Expand(wide...)
 	hit := idx.Unsqueeze(axis).Expand(wide...).Eq(pos)
 	zero := n.eng.Scalar(0, g.DType())
 	return hit.Where(g.Unsqueeze(axis).Expand(wide...), zero).Sum([]int{axis + 1}, false)

@@ -64,7 +64,7 @@ func (t *Tensor) Interpolate(size []int, mode string, alignCorners bool) *Tensor
 				wl[o], wh[o] = wl[o]+wh[o], 0
 			}
 		}
-		shp := axisShape(x.n.shape, ax, out)
+		shp := axisShape(x.Ndim(), ax, out)
 		w := func(v []float64) *Tensor { return t.n.eng.FromFloats(v, shp, x.n.dtype) }
 		x = x.pickAxis(ax, lo).Mul(w(wl)).Add(x.pickAxis(ax, hi).Mul(w(wh)))
 	}
@@ -107,11 +107,7 @@ func (t *Tensor) nearest(size []int, exact bool) *Tensor {
 	}
 	flat := append(slices.Clone(lead), prod(ins))
 	outs := append(slices.Clone(lead), len(pos))
-	tab := append(make([]int, len(lead)), len(pos))
-	for a := range lead {
-		tab[a] = 1
-	}
-	idx := t.n.eng.FromInts(pos, tab, Int32).Expand(outs...)
+	idx := t.n.eng.FromInts(pos, axisShape(len(outs), len(lead), len(pos)), Int32).Expand(outs...)
 	return t.Reshape(flat...).take(len(lead), idx).Reshape(append(slices.Clone(lead), size...)...)
 }
 
@@ -133,17 +129,6 @@ func nearestTaps(in, out int, exact bool) []int {
 		src[o] = min(int(idx), in-1)
 	}
 	return src
-}
-
-// axisShape returns the shape that is 1 on every axis of shp but ax, and n
-// on ax: a table along ax that broadcasts over the other axes.
-func axisShape(shp []int, ax, n int) []int {
-	out := make([]int, len(shp))
-	for a := range out {
-		out[a] = 1
-	}
-	out[ax] = n
-	return out
 }
 
 // linearTaps returns, for each of out positions resized from in, the lower
@@ -185,7 +170,7 @@ func (x *Tensor) pickAxis(ax int, src []int) *Tensor {
 	}
 	shp := slices.Clone(x.n.shape)
 	shp[ax] = len(src)
-	idx := x.n.eng.FromInts(pos, axisShape(shp, ax, len(src)), Int32).Expand(shp...)
+	idx := x.n.eng.FromInts(pos, axisShape(len(shp), ax, len(src)), Int32).Expand(shp...)
 	return x.take(ax, idx)
 }
 

@@ -1,6 +1,9 @@
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Shape ops built from the movement primitives (tinygrad's high-level
 // movement ops): each is a view or a short fused graph, and its gradient
@@ -315,6 +318,14 @@ func (t *Tensor) Roll(shifts, dims []int) *Tensor {
 		x = Cat(d, parts[1], parts[0])
 	}
 	return x
+}
+
+// axisShape returns the shape of rank dimensions that is n on axis ax and
+// 1 on every other: a table along ax that broadcasts over the rest.
+func axisShape(rank, ax, n int) []int {
+	out := slices.Repeat([]int{1}, rank)
+	out[ax] = n
+	return out
 }
 
 // tri returns an (r, c) bool tensor, true where column - row >= diagonal,
