@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -66,5 +67,22 @@ func TestInterpolateGathers(t *testing.T) {
 	big := e.FromFloats(make([]float64, 32*64*28*28), []int{32, 64, 28, 28}, Float32)
 	if n := len(big.Interpolate([]int{56, 56}, "nearest", false).Schedule()); n != 1 {
 		t.Errorf("nearest over two axes: %d kernels, want 1", n)
+	}
+}
+
+// TestInterpolateEmpty: a resized axis of size 0 is an error in every mode
+// (torch's too), while an empty leading axis resizes to an empty result.
+func TestInterpolateEmpty(t *testing.T) {
+	e := testEngine()
+	for _, mode := range []string{"nearest", "nearest-exact", "bilinear"} {
+		x := e.Full([]int{2, 3, 0}, 1, Float32)
+		err := Catch(func() { x.Interpolate([]int{4}, mode, false) })
+		if err == nil || !strings.Contains(err.Error(), "cannot resize an axis of size 0") {
+			t.Errorf("%s over an empty axis: error %v", mode, err)
+		}
+		y := e.Full([]int{2, 0, 3}, 1, Float32).Interpolate([]int{4}, mode, false)
+		if got := FormatShape(y.Shape()); got != "(2, 0, 4)" {
+			t.Errorf("%s with an empty leading axis: shape %s", mode, got)
+		}
 	}
 }
