@@ -157,6 +157,10 @@ var Wide = []Row{
 		Run:  func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Pow(2.5) },
 		Ref:  func(x [][]float64) []float64 { return each(x[0], func(v float64) float64 { return math.Pow(v, 2.5) }) },
 		Atol: 1e-6, Rtol: 1e-5},
+	{Name: "pow_frac", What: "x ** 1.3, 4096x1024 (through log2 and exp2)", In: []Input{f32(4096, 1024)},
+		Run:  func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Pow(1.3) },
+		Ref:  func(x [][]float64) []float64 { return each(x[0], func(v float64) float64 { return math.Pow(v, 1.3) }) },
+		Atol: 1e-6, Rtol: 1e-5},
 	{Name: "sigmoid", What: "sigmoid(x), 4096x1024", In: []Input{f32(4096, 1024)},
 		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Sigmoid() },
 		Ref: func(x [][]float64) []float64 {

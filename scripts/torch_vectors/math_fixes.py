@@ -34,7 +34,7 @@ s.add("rpow_negative_base", "(-2.0) ** y", {"y": t([1.0, 2.0, 0.5])}, lambda y: 
 
 # Half-integer scalar exponents go through sqrt (tinygrad's rewrite): the
 # gradient at 0 is sqrt's.
-for e in ("0.5", "1.5", "-0.5", "2.5"):
+for e in ("0.5", "1.5", "-0.5", "2.5", "-1.5", "3.5", "16.5"):
     xs = t([0.0, 4.0, -1.0, 2.25]) if not e.startswith("-") else t([4.0, -1.0, 2.25])
     s.add(f"pow_scalar_{e}", f"x ** {e}", {"x": xs}, lambda x, e=float(e): x ** e, grad=("x",))
 s.add("pow_scalar_general", "x ** 1.3", {"x": t([0.5, 4.0, -1.0, 2.25])}, lambda x: x ** 1.3, grad=("x",))

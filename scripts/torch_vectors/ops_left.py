@@ -71,10 +71,14 @@ s.add("pow_special_grid", "x.reshape(-1, 1) ** y.reshape(1, -1)", {"x": P, "y": 
       lambda x, y: x.reshape(-1, 1) ** y.reshape(1, -1))
 s.add("pow_special_grid_sign", "1 / (x.reshape(-1, 1) ** y.reshape(1, -1))", {"x": P, "y": P},
       lambda x, y: 1 / (x.reshape(-1, 1) ** y.reshape(1, -1)))
-for e in ("nan", "0.0", "inf", "-inf", "3.0", "-3.0", "0.5"):
+for e in ("nan", "0.0", "inf", "-inf", "3.0", "-3.0", "0.5", "2.5", "-1.5", "16.5"):
     v = float(e)
     s.add("pow_special_scalar_" + e.replace("-", "neg").replace(".", "_"), "x ** " + e, {"x": P},
           lambda x, v=v: x ** v)
+# Half-integer exponents (x**k * sqrt(x)): the signs of their zeros.
+for e in ("2.5", "-1.5"):
+    s.add("pow_special_sign_" + e.replace("-", "neg").replace(".", "_"), "1 / (x ** " + e + ")", {"x": P},
+          lambda x, v=float(e): 1 / (x ** v))
 s.add("rpow_special", "nan ** x", {"x": P}, lambda x: torch.full_like(x, float("nan")) ** x)
 
 # tinygrad's nn helpers on Tensor: layernorm, batchnorm, linear.
