@@ -266,8 +266,15 @@ static inline double tiny_max(double a, double b) {
 }
 `
 	// log2: x = 2**k * m with m in [sqrt(1/2), sqrt(2)); with s = (m-1)/(m+1),
-	// log2(m) = 2/ln2 * atanh(s), whose odd series to s**9 errs below 1e-8.
-	// The series runs in double so that the result is rounded once.
+	// log2(m) = 2/ln2 * atanh(s) = C*s + s**3*P(s**2), the odd series to s**11
+	// (|s| < 0.172: its error is below 1e-9). All in float, with the leading
+	// term kept in two floats so that the result is rounded about once: m+1
+	// is split into its rounded value d and the rounding's remainder, s's
+	// remainder comes from an fma (f - s*d exactly), C is split in two, and
+	// k + C*s is added with its rounding error carried. Over every positive
+	// float the result is within 0.58 ulp of the exact log2 (a double series
+	// here measured 0.5-0.6 too, and its conversions and double division
+	// made log 20% slower on one thread with AVX-512).
 	// Subnormal scaling and the special cases are bit-mask selects for the
 	// same reason as in sin below: a ?: lets gcc put float work under a branch
 	// it will not if-convert, and the loop stays scalar on AVX2.
@@ -283,10 +290,18 @@ static inline double tiny_max(double a, double b) {
   ix = (ix & 0x7fffffu) + 0x3f3504f3u;
   float m;
   __builtin_memcpy(&m, &ix, 4);
-  double t = (double)m - 1.0, s = t / (2.0 + t), s2 = s * s;
-  double r = s * (2.8853900817779268 + s2*(2.8853900817779268/3 + s2*(2.8853900817779268/5 +
-    s2*(2.8853900817779268/7 + s2*(2.8853900817779268/9)))));
-  float res = (float)((double)(k - (sub ? 23 : 0)) + r);
+  float f = m - 1.0f, d = m + 1.0f, dl = m - (d - 1.0f);
+  float r = 1.0f / d, s = f * r;
+  float sl = (__builtin_fmaf(-s, d, f) - s * dl) * r;
+  float s2 = s * s;
+  float tail = s * s2 * (0.961796693925975560f + s2*(0.577078016355585300f + s2*(0.412198583111132400f +
+    s2*(0.320598897975325200f + s2*0.262308189252538800f))));
+  const float chi = 2.8853900432586669922f, clo = 3.85192597818218e-08f;
+  float th = chi * s;
+  float tl = __builtin_fmaf(chi, s, -th) + (clo * s + chi * sl);
+  float kf = (float)(k - (sub ? 23 : 0));
+  float hi = kf + th;
+  float res = hi + (((kf - hi) + th) + (tl + tail));
   uint32_t rb, xb;
   __builtin_memcpy(&rb, &res, 4);
   __builtin_memcpy(&xb, &x, 4);

@@ -24,6 +24,7 @@ func mathInputs() []float32 {
 		xs = append(xs, math.Float32frombits(rng.Uint32()))
 		xs = append(xs, float32(rng.NormFloat64()*100))
 		xs = append(xs, float32(rng.Float64()*300-150))
+		xs = append(xs, float32(0.7+rng.Float64()*0.72)) // log2's k = 0: its result is the series alone
 	}
 	for k := range 2000 {
 		// Floats next to multiples of pi/2, where the reduction cancels most.
@@ -53,7 +54,8 @@ func ulps(got, want float32) float64 {
 }
 
 // TestMathAccuracy checks the C exp2, log2 and sin of float32 against Go's
-// float64 math rounded to float32: at most 2 ulp everywhere, subnormal
+// float64 math rounded to float32: at most 2 ulp everywhere (log2 1 ulp:
+// its float series carries its leading term in two floats), subnormal
 // results and arguments next to multiples of pi/2 included.
 func TestMathAccuracy(t *testing.T) {
 	all := mathInputs()
@@ -66,17 +68,18 @@ func TestMathAccuracy(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		op codegen.Op
-		f  func(float64) float64
-		xs []float32
-	}{{codegen.OpExp2, math.Exp2, all}, {codegen.OpLog2, math.Log2, all}, {codegen.OpSin, math.Sin, all}, {codegen.OpSin, math.Sin, small}} {
-		mathCheck(t, tc.op, tc.f, tc.xs)
+		op  codegen.Op
+		f   func(float64) float64
+		xs  []float32
+		ulp float64
+	}{{codegen.OpExp2, math.Exp2, all, 2}, {codegen.OpLog2, math.Log2, all, 1}, {codegen.OpSin, math.Sin, all, 2}, {codegen.OpSin, math.Sin, small, 2}} {
+		mathCheck(t, tc.op, tc.f, tc.xs, tc.ulp)
 	}
 }
 
-// mathCheck runs op over xs on CLANG and checks each result within 2 ulp
-// of f's, reporting the worst.
-func mathCheck(t *testing.T, op codegen.Op, f func(float64) float64, xs []float32) {
+// mathCheck runs op over xs on CLANG and checks each result within maxULP
+// ulp of f's, reporting the worst.
+func mathCheck(t *testing.T, op codegen.Op, f func(float64) float64, xs []float32, maxULP float64) {
 	t.Helper()
 	d := open(t, "", 2)
 	n := len(xs)
@@ -99,7 +102,7 @@ func mathCheck(t *testing.T, op codegen.Op, f func(float64) float64, xs []float3
 		want := float32(f(float64(x)))
 		got := out.Float32s()[i]
 		u := ulps(got, want)
-		if u > 2 {
+		if u > maxULP {
 			if bad++; bad < 5 {
 				t.Errorf("%s(%g) = %g, want %g (%.1f ulp)", op, x, got, want, u)
 			}
