@@ -151,16 +151,32 @@ func (t *Tensor) Asin() *Tensor {
 // Acos returns the arccosine, pi/2 - asin(x).
 func (t *Tensor) Acos() *Tensor { return t.Asin().RSub(math.Pi / 2) }
 
-// Atan returns the arctangent: asin(x/sqrt(1+x²)) for |x| <= 1, and
-// pi/2 - atan(1/x) beyond, which keeps large and infinite inputs exact.
+// Atan returns the arctangent. |x| is brought into [-1/2, 1/2] with one
+// division: u = x up to 1/2, (x-1)/(x+1) plus pi/4 up to tan(3pi/8) (the
+// numerator exact from 1/2 on), -1/x plus pi/2 beyond (infinities
+// included), with pi/4 and pi/2 in two floats; atan(u) = u + u³·P(u²), P
+// of degree 5 fitted here for relative error below 3e-10. Within 1 ulp of
+// the exact arctangent in float32 (TestUnaryAccuracy). tinygrad's
+// asin(x/sqrt(1+x²)) computed the arcsine's polynomial twice here and took
+// 10 ms for 4096x1024 against NumPy's 2. The gradient is torch's,
+// 1/(1+x²).
 func (t *Tensor) Atan() *Tensor {
-	return odd(t.floatOf(), func(a *Tensor) *Tensor {
-		big := a.Gt(1)
-		small := pick(big, 0.0, a)
-		inv := pick(big, a, 1.0).Reciprocal()
-		at := func(u *Tensor) *Tensor { return u.Div(u.Square().Add(1.0).Sqrt()).Asin() }
-		return pick(big, at(inv).RSub(math.Pi/2), at(small))
+	x := t.floatOf()
+	r := odd(x, func(a *Tensor) *Tensor {
+		near := le(a, 0.5)
+		mid := le(a, math.Sqrt2+1)
+		num := pick(near, a, pick(mid, a.Sub(1.0), -1.0))
+		den := pick(near, 1.0, pick(mid, a.Add(1.0), a))
+		u := num.Div(den)
+		z := u.Square()
+		p := polyN(z, 0.038588112332296545, -0.07973874777829379, 0.10938104100375595, -0.142717051965862, 0.19999468275627072, -0.3333332650402622)
+		at := u.Add(u.Mul(z).Mul(p))
+		// pi/4 and pi/2 as float32 plus what float32 rounds off them.
+		hi := pick(mid, float64(float32(math.Pi/4)), float64(float32(math.Pi/2)))
+		lo := pick(mid, math.Pi/4-float64(float32(math.Pi/4)), math.Pi/2-float64(float32(math.Pi/2)))
+		return pick(a.Eq(0), a, pick(near, at, hi.Add(at.Add(lo)))) // -0 stays -0
 	})
+	return withGrad(r, []*Tensor{x}, func(g *Tensor) []*Tensor { return []*Tensor{g.Div(x.Square().Add(1.0))} })
 }
 
 // hugeArc is where asinh and acosh switch to log(2x): x² overflows float32

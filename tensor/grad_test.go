@@ -43,6 +43,7 @@ var gradCases = []gradCase{
 	{"pow 3", [][]int{{2, 3}}, false, func(e *Engine, x []*Tensor) *Tensor { return x[0].Pow(3) }},
 	{"pow -2", [][]int{{4}}, true, func(e *Engine, x []*Tensor) *Tensor { return x[0].Pow(-2) }},
 	{"pow 0.5", [][]int{{4}}, true, func(e *Engine, x []*Tensor) *Tensor { return x[0].Pow(0.5) }},
+	{"atan", [][]int{{2, 3}}, false, func(e *Engine, x []*Tensor) *Tensor { return x[0].Mul(3.0).Atan() }},
 	{"pow 2.5", [][]int{{4}}, true, func(e *Engine, x []*Tensor) *Tensor { return x[0].Pow(2.5) }},
 	{"pow -1.5", [][]int{{4}}, true, func(e *Engine, x []*Tensor) *Tensor { return x[0].Pow(-1.5) }},
 	{"pow tensor", [][]int{{2, 3}, {2, 3}}, true, func(e *Engine, x []*Tensor) *Tensor { return x[0].Pow(x[1]) }},
