@@ -109,16 +109,39 @@ func (t *Tensor) Swish() *Tensor {
 	return x.Mul(x.Sigmoid())
 }
 
-// Sinh returns (e**x - e**-x)/2.
+// Sinh returns (e**x - e**-x)/2, and below |x| = 1 its Taylor series to
+// x**11 (error below 2e-10), which keeps small x's digits where the
+// difference of exponentials cancels (sinh(1e-5) is 1e-5, not 1.0013e-5);
+// -0 stays -0. Past |x| = 88 it is computed as h*h/2 with h = e**(|x|/2),
+// finite up to 89.4 as torch's, where e**|x| overflows float32. The
+// gradient is cosh.
 func (t *Tensor) Sinh() *Tensor {
 	x := t.floatOf()
-	return x.Exp().Sub(x.Neg().Exp()).Mul(0.5)
+	sq := x.Square()
+	series := x.Add(x.Mul(sq).Mul(polyN(sq, 1.0/39916800, 1.0/362880, 1.0/5040, 1.0/120, 1.0/6)))
+	r := pick(sq.Lt(1), series, expHalves(x, false))
+	return withGrad(r, []*Tensor{x}, func(g *Tensor) []*Tensor { return []*Tensor{g.Mul(x.Cosh())} })
 }
 
-// Cosh returns (e**x + e**-x)/2.
+// Cosh returns (e**x + e**-x)/2, finite up to |x| = 89.4 as Sinh. The
+// gradient is sinh.
 func (t *Tensor) Cosh() *Tensor {
 	x := t.floatOf()
-	return x.Exp().Add(x.Neg().Exp()).Mul(0.5)
+	return withGrad(expHalves(x, true), []*Tensor{x}, func(g *Tensor) []*Tensor { return []*Tensor{g.Mul(x.Sinh())} })
+}
+
+// expHalves returns (e**x ± e**-x)/2 (plus for cosh) from v = e**s and
+// w = e**-s: s is x, or x/2 past |x| = 88, where the result is
+// v*v/2 ± w*w/2 (one of the two underflows to 0).
+func expHalves(x *Tensor, plus bool) *Tensor {
+	big := x.Gt(88).Or(x.Lt(-88))
+	s := pick(big, x.Mul(0.5), x)
+	v, w := s.Exp(), s.Neg().Exp()
+	vv, ww := v.Mul(v.Mul(0.5)), w.Mul(w.Mul(0.5))
+	if plus {
+		return pick(big, vv.Add(ww), v.Add(w).Mul(0.5))
+	}
+	return pick(big, vv.Sub(ww), v.Sub(w).Mul(0.5))
 }
 
 // polyN evaluates c[0]*x**(n-1) + ... + c[n-1] by Horner's rule.
@@ -183,21 +206,41 @@ func (t *Tensor) Atan() *Tensor {
 // beyond it.
 const hugeArc = 1e18
 
-// Asinh returns log(x + sqrt(x²+1)), computed on |x| for accuracy.
+// Asinh returns log(x + sqrt(x²+1)), computed on |x| as log1p(x +
+// x²/(1+sqrt(1+x²))) so that small x keep their digits (asinh(1e-5) is
+// 1e-5, where log(1.00001) kept two); -0 stays -0. The gradient is torch's,
+// 1/sqrt(x²+1).
 func (t *Tensor) Asinh() *Tensor {
-	return odd(t.floatOf(), func(a *Tensor) *Tensor { return arcLog(a, 1) })
+	x := t.floatOf()
+	r := odd(x, func(a *Tensor) *Tensor {
+		s := pick(a.Gt(hugeArc), 1.0, a)
+		sq := s.Square()
+		return pick(a.Eq(0), a, arcLog(a, s.Add(sq.Div(sq.Add(1.0).Sqrt().Add(1.0)))))
+	})
+	return withGrad(r, []*Tensor{x}, func(g *Tensor) []*Tensor { return []*Tensor{g.Div(x.Square().Add(1.0).Sqrt())} })
 }
 
-// Acosh returns log(x + sqrt(x²-1)); NaN below 1.
-func (t *Tensor) Acosh() *Tensor { return arcLog(t.floatOf(), -1) }
+// Acosh returns log(x + sqrt(x²-1)) as log1p(t + sqrt(t·(x+1))) with
+// t = x-1 (exact near 1, where x²-1 cancels); NaN below 1. The gradient is
+// torch's, 1/sqrt(x²-1).
+func (t *Tensor) Acosh() *Tensor {
+	x := t.floatOf()
+	s := pick(x.Gt(hugeArc), 2.0, x)
+	d := s.Sub(1.0)
+	r := pick(x.Lt(1.0), math.NaN(), arcLog(x, d.Add(d.Mul(s.Add(1.0)).Sqrt())))
+	return withGrad(r, []*Tensor{x}, func(g *Tensor) []*Tensor { return []*Tensor{g.Div(x.Square().Sub(1.0).Sqrt())} })
+}
 
-// arcLog returns log(x + sqrt(x² + c)), as log(x) + ln 2 where x² would
-// overflow.
-func arcLog(x *Tensor, c float64) *Tensor {
+// arcLog returns log1p(y), y being x + sqrt(x² ± 1) - 1 computed without
+// cancellation, and log(x) + ln 2 where x exceeds hugeArc (x² would
+// overflow; y is then unused). One log: log1p(y) is log(u)·y/(u-1) for
+// u = 1+y rounded, whose rounding the quotient cancels, and y where u is 1.
+func arcLog(x, y *Tensor) *Tensor {
 	huge := x.Gt(hugeArc)
-	small := pick(huge, 1.0, x)
-	large := pick(huge, x, 1.0)
-	return pick(huge, large.Log().Add(math.Ln2), small.Add(small.Square().Add(c).Sqrt()).Log())
+	u := y.Add(1.0)
+	l := pick(huge, x, u).Log()
+	small := pick(u.Eq(1.0), y, l.Mul(y.Div(u.Sub(1.0))))
+	return pick(huge, l.Add(math.Ln2), small)
 }
 
 // Atanh returns log((1+x)/(1-x))/2; ±inf at ±1, NaN beyond.

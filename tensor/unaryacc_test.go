@@ -12,7 +12,8 @@ import (
 func unaryInputs(span float64) []float32 {
 	rng := rand.New(rand.NewSource(7))
 	xs := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 0.5, 2, 1e-45, -1e-45, 1e-30, math.MaxFloat32, -math.MaxFloat32,
-		float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), float32(math.Sqrt2 - 1), float32(math.Sqrt2 + 1)}
+		float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), float32(math.Sqrt2 - 1), float32(math.Sqrt2 + 1),
+		1e-5, -1e-5, 88, 88.5, 89, -89, 89.4, 89.5, 1.0000001, 0.99999994}
 	for range 20000 {
 		xs = append(xs, math.Float32frombits(rng.Uint32()), float32((rng.Float64()*2-1)*span))
 	}
@@ -54,6 +55,10 @@ func TestUnaryAccuracy(t *testing.T) {
 		maxULP float64
 	}{
 		{"atan", (*Tensor).Atan, math.Atan, 6, 1},
+		{"asinh", (*Tensor).Asinh, math.Asinh, 6, 4},
+		{"acosh", (*Tensor).Acosh, math.Acosh, 6, 4},
+		{"sinh", (*Tensor).Sinh, math.Sinh, 6, 64},
+		{"cosh", (*Tensor).Cosh, math.Cosh, 6, 64},
 	} {
 		xs := unaryInputs(tc.span)
 		for name, e := range engines(t) {
