@@ -51,7 +51,8 @@
 // too: an ADD of a MUL becomes a MULACC [a, b, c] = a*b + c, and an
 // add-ACCUM of a MUL an ACCUM with ReduceOp OpMulAcc [acc, idx, a, b]; and
 // exp2(x*s) or exp2((x±k)*s), with s and k loop-invariant, becomes one
-// EXP2 of two or three operands. A float MULACC is fused: a*b + c
+// EXP2 of two or three operands, whose product x*s is not rounded (and a
+// constant s of float32(log2 e) is log2 e: Exp2Scale). A float MULACC is fused: a*b + c
 // rounded once (C's fma), on every device, so that every device gives the
 // same bits (CLANG renders fmaf and compiles with -ffp-contract=off, so
 // nothing else is fused; the OpenCL source says fma and FP_CONTRACT OFF;

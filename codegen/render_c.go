@@ -503,6 +503,11 @@ func (r *cRenderer) uop(i int) {
 			src[k] = r.ref(s)
 		}
 		from := operandType(r.u, u)
+		if u.Op == OpExp2 && len(src) > 1 && u.DType != Float64 {
+			r.used["exp2"] = true
+			r.line("const %s %s = %s;", cValueType(u.DType), r.ref(i), exp2Scaled(r.u, u, src, "tiny_exp2fs", func(v float64) string { return cConst(v, Float32) }))
+			return
+		}
 		if u.Op == OpExp2 {
 			src = exp2Args(u, src)
 		}

@@ -252,9 +252,14 @@ static inline double tiny_max(double a, double b) {
 	// exp2: x = n + f with |f| <= 1/2; 2**f by its Taylor series to f**7
 	// (error below 1e-8); 2**n applied in two halves so that results in the
 	// subnormal range are rounded once and large n overflows to inf.
-	cExp2 = `static inline float tiny_exp2f(float x) {
-  float xc = x < -160.0f ? -160.0f : x > 160.0f ? 160.0f : x;
-  float n = __builtin_rintf(xc), f = xc - n;
+	// tiny_exp2fs is a folded EXP2's 2**(x*s) with the product unrounded: s
+	// comes in two floats (hi, lo: a constant such as log2(e) beyond float's
+	// precision, lo 0 for a computed s), and f takes what rounding x*hi left
+	// (an fma) and x*lo. Rounding x*s to float first, as a separate MUL
+	// does, errs by up to half an ulp of a product near 128: 2**-18, which
+	// is 60 ulp of the result. Where x*hi is out of range or NaN the
+	// correction is dropped (the clamp decides, or NaN passes).
+	cExp2 = `static inline float tiny_exp2_nf(float n, float f) {
   float p = 1.0f + f*(0.693147180559945309f + f*(0.240226506959100712f + f*(0.0555041086648215800f +
     f*(0.00961812910762847716f + f*(0.00133335581464284434f + f*(0.000154035303933816099f + f*1.52527338040598403e-05f))))));
   int32_t ni = (int32_t)n, n1 = ni >> 1, n2 = ni - n1;
@@ -263,6 +268,22 @@ static inline double tiny_max(double a, double b) {
   __builtin_memcpy(&s1, &b1, 4);
   __builtin_memcpy(&s2, &b2, 4);
   return p * s1 * s2;
+}
+static inline float tiny_exp2f(float x) {
+  float xc = x < -160.0f ? -160.0f : x > 160.0f ? 160.0f : x;
+  float n = __builtin_rintf(xc);
+  return tiny_exp2_nf(n, xc - n);
+}
+static inline float tiny_exp2fs(float x, float hi, float lo) {
+  float y = x * hi;
+  float d = __builtin_fmaf(x, hi, -y) + x * lo;
+  uint32_t db, keep = 0u - (uint32_t)(__builtin_fabsf(y) <= 160.0f);
+  __builtin_memcpy(&db, &d, 4);
+  db &= keep;
+  __builtin_memcpy(&d, &db, 4);
+  float yc = y < -160.0f ? -160.0f : y > 160.0f ? 160.0f : y;
+  float n = __builtin_rintf(yc);
+  return tiny_exp2_nf(n, (yc - n) + d);
 }
 `
 	// log2: x = 2**k * m with m in [sqrt(1/2), sqrt(2)); with s = (m-1)/(m+1),

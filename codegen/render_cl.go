@@ -343,10 +343,11 @@ func (r *clRenderer) render() *CLProgram {
 	var src strings.Builder
 	// No contraction: only a MULACC is fused (as fma), as on every device.
 	src.WriteString("#pragma OPENCL FP_CONTRACT OFF\n")
-	usesF64, usesF16 := false, false
+	usesF64, usesF16, usesExp2s := false, false, false
 	for _, u := range r.u {
 		usesF64 = usesF64 || u.DType == Float64
 		usesF16 = usesF16 || u.DType == Float16
+		usesExp2s = usesExp2s || u.Op == OpExp2 && len(u.Src) > 1 && u.DType != Float64
 	}
 	if usesF64 {
 		src.WriteString("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n")
@@ -363,6 +364,20 @@ func (r *clRenderer) render() *CLProgram {
 		// A double goes to half in one rounding (codegen.Float64ToHalf):
 		// to float rounding to odd, which the rounding to half keeps exact.
 		src.WriteString("#ifndef TINY_ODD\n#define TINY_ODD\nstatic inline float tiny_odd(double x) { float t = convert_float_rtz(x); if ((double)t != x && !isnan(x)) t = as_float(as_uint(t) | 1u); return t; }\n#endif\n")
+	}
+	if usesExp2s {
+		// A folded EXP2, 2**(x*s) with the product unrounded (hi + lo is
+		// s; Exp2Scale): the fma recovers what rounding x*hi dropped.
+		src.WriteString(`#ifndef TINY_EXP2S
+#define TINY_EXP2S
+static inline float tiny_exp2fs(float x, float hi, float lo) {
+  float y = x * hi;
+  if (!(fabs(y) <= 160.0f)) return exp2(y);
+  float n = rint(y);
+  return ldexp(exp2((y - n) + (fma(x, hi, -y) + x * lo)), (int)n);
+}
+#endif
+`)
 	}
 	src.WriteString(kernels.String())
 	c.Source = src.String()
@@ -736,6 +751,10 @@ func (r *clRenderer) uop(i int) {
 			src[k] = r.ref(s)
 		}
 		from := operandType(r.u, u)
+		if u.Op == OpExp2 && len(src) > 1 && u.DType != Float64 {
+			r.line("const %s %s = %s;", clValueType(u.DType), r.ref(i), exp2Scaled(r.u, u, src, "tiny_exp2fs", func(v float64) string { return clConst(v, Float32) }))
+			return
+		}
 		if u.Op == OpExp2 {
 			src = exp2Args(u, src)
 		}

@@ -1,5 +1,7 @@
 package codegen
 
+import "math"
+
 // This file holds the rewrites Lower runs on the linear uops the builder
 // returns. Each replaces a few uops by one that says more, so that every
 // renderer and device gets the decision from the Program instead of
@@ -16,9 +18,10 @@ package codegen
 //   - EXP2 argument folding (foldExp2): exp2(x*s) and exp2((x+k)*s) or
 //     exp2((x-k)*s), with s and k from outside the loop and the MUL and
 //     ADD or SUB used only there, become one EXP2 of two or three operands
-//     (exp(x) is exp2(x*log2(e)); softmax's exp2((x-max)*log2(e))). Each
-//     step is rounded as before; a device evaluates the argument as it
-//     goes, with no pass of its own for the ADD and the MUL.
+//     (exp(x) is exp2(x*log2(e)); softmax's exp2((x-max)*log2(e))). The
+//     ADD or SUB is rounded as before, the product is not (Exp2Scale); a
+//     device evaluates the argument as it goes, with no pass of its own
+//     for the ADD and the MUL.
 //
 // Both rewrites are recorded among the Program's Opts (opt.go) and can be
 // turned off with Options.Skip.
@@ -178,11 +181,50 @@ func exp2Args(u UOp, s []string) []string {
 	case 2:
 		return []string{"(" + s[0] + "*" + s[1] + ")"}
 	case 3:
-		op := "+"
-		if u.ReduceOp == OpSub {
-			op = "-"
-		}
-		return []string{"((" + s[0] + op + s[1] + ")*" + s[2] + ")"}
+		return []string{"(" + exp2Base(u, s) + "*" + s[2] + ")"}
 	}
 	return s
+}
+
+// exp2Base returns the expression EXP2 u scales: x, or (x+k) or (x-k).
+func exp2Base(u UOp, s []string) string {
+	if len(s) < 3 {
+		return s[0]
+	}
+	op := "+"
+	if u.ReduceOp == OpSub {
+		op = "-"
+	}
+	return "(" + s[0] + op + s[1] + ")"
+}
+
+// Exp2Scale returns the scale of folded EXP2 u of us in two float32
+// parts, hi + lo, and whether it is a constant (else hi and lo are 0 and
+// the scale is the operand's value). A folded EXP2 is 2**(x*s) with the
+// product unrounded: every device computes it so. A constant is a float32
+// (the tensor layer rounds constants to their dtype), except that
+// float32(log2 e) is taken as log2 e itself, lo holding what float32 drops:
+// that scale is how Exp, sigmoid and softmax ask for e**x, and with the
+// float32 constant e**x errs by up to 12 ulp near x = 88 even with the
+// product unrounded.
+func Exp2Scale(us []UOp, u UOp) (hi, lo float32, ok bool) {
+	c := us[u.Src[len(u.Src)-1]]
+	if c.Op != OpConst {
+		return 0, 0, false
+	}
+	hi = float32(c.Val)
+	if hi == float32(math.Log2E) {
+		lo = float32(math.Log2E - float64(hi))
+	}
+	return hi, lo, true
+}
+
+// exp2Scaled returns the C or OpenCL C call of fn (tiny_exp2fs) for folded
+// float EXP2 u whose operands render as s: base, hi, lo.
+func exp2Scaled(us []UOp, u UOp, s []string, fn string, konst func(float64) string) string {
+	hi, lo := s[len(s)-1], konst(0)
+	if h, l, ok := Exp2Scale(us, u); ok {
+		hi, lo = konst(float64(h)), konst(float64(l))
+	}
+	return fn + "(" + exp2Base(u, s) + ", " + hi + ", " + lo + ")"
 }

@@ -43,11 +43,14 @@ var exp2Table = func() (t [32]float64) {
 
 // exp2f returns 2**x: x = n + j/32 + f with |f| <= 1/64, so
 // 2**x = 2**n * table[j] * 2**f, where a short polynomial gives 2**f.
-func exp2f(x float32) float32 {
-	v := widen(x)
+func exp2f(x float32) float32 { return exp2v(widen(x)) }
+
+// exp2v returns 2**v rounded to float32, for v a float32 or a product of
+// one with a scale, unrounded (a folded EXP2's argument).
+func exp2v(v float64) float32 {
 	switch {
 	case v != v:
-		return x
+		return float32(v)
 	case v >= 128:
 		return float32(math.Inf(1))
 	case v < -151:
@@ -164,10 +167,10 @@ func exp2RunGo(d, a []float32) {
 	}
 }
 
-// exp2ScaledRun sets d[i] = 2**((a[i] + add) * mul), each step rounded to
-// float32 as separate passes would: exp2Run's loop with its argument
-// computed in place.
-func exp2ScaledRun(d, a []float32, add, mul float32) {
+// exp2ScaledRun sets d[i] = 2**((a[i] + add) * mul), the sum rounded to
+// float32, the product not (a folded EXP2: codegen.Exp2Scale): exp2Run's
+// loop with its argument computed in place.
+func exp2ScaledRun(d, a []float32, add float32, mul float64) {
 	a = a[:len(d)]
 	simdRuns(len(d), func(i, n int) int {
 		return exp2RunAVX2(&d[i], &a[i], n, &exp2Table[0], &exp2Consts[0], add, mul)
@@ -175,14 +178,13 @@ func exp2ScaledRun(d, a []float32, add, mul float32) {
 }
 
 // exp2ScaledRunGo is exp2ScaledRun's loop in Go.
-func exp2ScaledRunGo(d, a []float32, add, mul float32) {
+func exp2ScaledRunGo(d, a []float32, add float32, mul float64) {
 	const shift = 0x1.8p47
 	a = a[:len(d)]
 	for i, x := range a {
-		y := (x + add) * mul
-		v := float64(y)
+		v := float64(x+add) * mul
 		if !(v < 128 && v >= -151) { // NaN, overflow and underflow
-			d[i] = exp2f(y)
+			d[i] = exp2v(v)
 			continue
 		}
 		t := v + shift

@@ -297,10 +297,15 @@ func (c *compiler) exp2Scaled(i int) vfunc {
 			}
 		}
 	}
+	hi, lo, konst := codegen.Exp2Scale(c.u, u)
 	return func(fr *frame, _, n int) {
 		t := fr.cur.f32
 		k, m := exp2Scaling(t, add, mul, neg)
-		exp2ScaledRun(t[i][:n], t[x][:n], k, m)
+		s := float64(m)
+		if konst {
+			s = float64(hi) + float64(lo)
+		}
+		exp2ScaledRun(t[i][:n], t[x][:n], k, s)
 	}
 }
 

@@ -45,7 +45,7 @@ func mulAdd1x4AVX512(a, x0, x1, x2, x3 *float32, n int, s *float32)
 // how many elements it did. table is exp2Table, consts exp2Consts.
 //
 //go:noescape
-func exp2RunAVX2(d, a *float32, n int, table *float64, consts *uint64, add, mul float32) int
+func exp2RunAVX2(d, a *float32, n int, table *float64, consts *uint64, add float32, mul float64) int
 
 // sinRunAVX2 is sinRunGo's loop over n elements (a multiple of 4) up to the
 // first group of four that needs math.Sin; it returns how many elements it

@@ -87,14 +87,14 @@ done1:
 	VZEROUPPER
 	RET
 
-// func exp2RunAVX2(d, a *float32, n int, table *float64, consts *uint64, add, mul float32) int
-// exp2ScaledRun's loop (d = 2**((a + add) * mul), the argument rounded to
-// float32 at each step), four elements at a time in float64 with the same
-// operations in the same order (no fused multiply-add). It stops before the
+// func exp2RunAVX2(d, a *float32, n int, table *float64, consts *uint64, add float32, mul float64) int
+// exp2ScaledRun's loop (d = 2**((a + add) * mul), the sum rounded to
+// float32, the product taken in float64), four elements at a time in float64
+// with the same operations in the same order (no fused multiply-add). It stops before the
 // first group of four whose argument is NaN or outside [-151, 128) and
 // returns how many elements it did; n is a multiple of 4.
 // consts: shift, ln2, 1, 1/2, 1/6, 1/24, 128, -151 (float64 bits), 31, 1023*32.
-TEXT ·exp2RunAVX2(SB), NOSPLIT, $0-56
+TEXT ·exp2RunAVX2(SB), NOSPLIT, $0-64
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -115,9 +115,9 @@ loope:
 	VMOVUPS (SI)(DX*1), X0
 	VBROADCASTSS add+40(FP), X8
 	VADDPS X8, X0, X0
-	VBROADCASTSS mul+44(FP), X8
-	VMULPS X8, X0, X0
 	VCVTPS2PD X0, Y0
+	VBROADCASTSD mul+48(FP), Y8
+	VMULPD Y8, Y0, Y0
 	VBROADCASTSD 48(R9), Y8
 	VCMPPD $1, Y8, Y0, Y6
 	VBROADCASTSD 56(R9), Y8
@@ -157,7 +157,7 @@ loope:
 donee:
 	VZEROUPPER
 	SHRQ $2, DX
-	MOVQ DX, ret+48(FP)
+	MOVQ DX, ret+56(FP)
 	RET
 
 // func sinRunAVX2(d, a *float32, n int, consts *uint64) int

@@ -27,7 +27,7 @@ func mulAdd1x4AVX512(a, x0, x1, x2, x3 *float32, n int, s *float32) {
 	panic("internal error: no AVX-512 here")
 }
 
-func exp2RunAVX2(d, a *float32, n int, table *float64, consts *uint64, add, mul float32) int {
+func exp2RunAVX2(d, a *float32, n int, table *float64, consts *uint64, add float32, mul float64) int {
 	panic("internal error: no AVX2 here")
 }
 

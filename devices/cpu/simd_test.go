@@ -84,8 +84,9 @@ func TestExp2Run(t *testing.T) {
 				t.Fatalf("n=%d (AVX2 %v): exp2(%v) = %v, want %v", n, useAVX2, a[i], got[i], want[i])
 			}
 		}
-		// softmax's exp(x - max): (x + add) * mul, each rounded to float32
-		add, mul := float32(-3.25), float32(1.442695)
+		// softmax's exp(x - max): (x + add) rounded to float32, times
+		// log2(e) unrounded
+		add, mul := float32(-3.25), math.Log2E
 		exp2ScaledRun(got[:n], a[:n], add, mul)
 		exp2ScaledRunGo(want[:n], a[:n], add, mul)
 		for i := range n {

@@ -208,13 +208,19 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 				err = m.store(i, alu(u.ReduceOp, u.DType, u.DType, acc, regs[u.Src[2]], value{}))
 			}
 		case codegen.OpExp2:
-			// exp2(x), exp2(x*s) or exp2((x ReduceOp k)*s), each step rounded.
+			// exp2(x), exp2(x*s) or exp2((x ReduceOp k)*s): x ReduceOp k
+			// rounded, the product not (codegen.Exp2Scale says why, and
+			// what a constant s stands for); the power rounded once.
 			x := regs[u.Src[0]]
 			if len(u.Src) == 3 {
 				x = alu(u.ReduceOp, u.DType, u.DType, x, regs[u.Src[1]], value{})
 			}
 			if len(u.Src) > 1 {
-				x = alu(codegen.OpMul, u.DType, u.DType, x, regs[u.Src[len(u.Src)-1]], value{})
+				s := regs[u.Src[len(u.Src)-1]].f
+				if hi, lo, ok := codegen.Exp2Scale(p.UOps, *u); ok && u.DType != codegen.Float64 {
+					s = float64(hi) + float64(lo)
+				}
+				x = value{f: x.f * s}
 			}
 			regs[pc] = alu(codegen.OpExp2, u.DType, u.DType, x, value{}, value{})
 		default:
