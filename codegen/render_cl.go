@@ -368,13 +368,17 @@ func (r *clRenderer) render() *CLProgram {
 	if usesExp2s {
 		// A folded EXP2, 2**(x*s) with the product unrounded (hi + lo is
 		// s; Exp2Scale): the fma recovers what rounding x*hi dropped.
+		// Selects, not an early return for NaN and out-of-range
+		// arguments: built with 110 other programs at once (Prebuild),
+		// pocl gave the return form's exp2 of NaN as 1.
 		src.WriteString(`#ifndef TINY_EXP2S
 #define TINY_EXP2S
 static inline float tiny_exp2fs(float x, float hi, float lo) {
   float y = x * hi;
-  if (!(fabs(y) <= 160.0f)) return exp2(y);
-  float n = rint(y);
-  return ldexp(exp2((y - n) + (fma(x, hi, -y) + x * lo)), (int)n);
+  int ok = fabs(y) <= 160.0f;
+  float n = ok ? rint(y) : 0.0f;
+  float f = ok ? (y - n) + (fma(x, hi, -y) + x * lo) : y;
+  return ldexp(exp2(f), (int)n);
 }
 #endif
 `)
