@@ -3,6 +3,7 @@ package tensor
 import (
 	"math"
 	"math/rand"
+	"slices"
 	"testing"
 )
 
@@ -55,16 +56,35 @@ func TestUnaryAccuracy(t *testing.T) {
 		span   float64
 		maxULP float64
 		astULP float64 // the AST evaluator's bound, where it differs (see below)
+		limit  float64 // when not 0, inputs beyond ±limit are left out
 	}{
-		{"exp", (*Tensor).Exp, math.Exp, 90, 1, 64},
-		{"sigmoid", (*Tensor).Sigmoid, func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }, 90, 2, 64},
-		{"atan", (*Tensor).Atan, math.Atan, 6, 1, 0},
-		{"asinh", (*Tensor).Asinh, math.Asinh, 6, 2, 0},
-		{"acosh", (*Tensor).Acosh, math.Acosh, 6, 3, 0},
-		{"sinh", (*Tensor).Sinh, math.Sinh, 90, 3, 128},
-		{"cosh", (*Tensor).Cosh, math.Cosh, 90, 3, 128},
+		{"exp", (*Tensor).Exp, math.Exp, 90, 1, 64, 0},
+		{"log", (*Tensor).Log, math.Log, 1e6, 2, 0, 0},
+		{"log2", (*Tensor).Log2, math.Log2, 1e6, 1, 0, 0},
+		{"exp2", (*Tensor).Exp2, math.Exp2, 130, 1, 0, 0},
+		{"sqrt", (*Tensor).Sqrt, math.Sqrt, 1e6, 0, 0, 0},
+		{"rsqrt", (*Tensor).Rsqrt, func(x float64) float64 { return 1 / math.Sqrt(x) }, 1e6, 1, 0, 0},
+		{"tanh", (*Tensor).Tanh, math.Tanh, 10, 2, 0, 0},
+		{"sin", (*Tensor).Sin, math.Sin, 100, 1, 0, 0},
+		{"cos", (*Tensor).Cos, math.Cos, 7000, 2, 0, cosReduceMax},
+		{"tan", (*Tensor).Tan, math.Tan, 7000, 3, 0, cosReduceMax},
+		{"asin", (*Tensor).Asin, math.Asin, 1, 2, 0, 0},
+		{"acos", (*Tensor).Acos, math.Acos, 1, 2, 0, 0},
+		{"atanh", (*Tensor).Atanh, math.Atanh, 1, 3, 0, 0},
+		{"erf", (*Tensor).Erf, math.Erf, 4, 3, 0, 0},
+		{"sigmoid", (*Tensor).Sigmoid, func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }, 90, 2, 64, 0},
+		{"atan", (*Tensor).Atan, math.Atan, 6, 1, 0, 0},
+		{"asinh", (*Tensor).Asinh, math.Asinh, 6, 2, 0, 0},
+		{"acosh", (*Tensor).Acosh, math.Acosh, 6, 3, 0, 0},
+		{"sinh", (*Tensor).Sinh, math.Sinh, 90, 3, 128, 0},
+		{"cosh", (*Tensor).Cosh, math.Cosh, 90, 3, 128, 0},
 	} {
 		xs := unaryInputs(tc.span)
+		if tc.limit != 0 {
+			// Beyond cosReduceMax cos is 1 - 2·sin²(x/2), exact to an
+			// absolute error (TestCosFar).
+			xs = slices.DeleteFunc(xs, func(x float32) bool { return math.Abs(float64(x)) > tc.limit })
+		}
 		for name, e := range engines(t) {
 			got := tc.f(e.FromData(xs)).Floats()
 			worst, at, bad := 0.0, float32(0), 0
@@ -87,6 +107,27 @@ func TestUnaryAccuracy(t *testing.T) {
 				}
 			}
 			t.Logf("%s on %s: worst %.2f ulp at %g over %d inputs", tc.name, name, worst, at, len(xs))
+		}
+	}
+}
+
+// TestCosFar checks cos beyond the range Cos reduces itself, where it is
+// 1 - 2·sin²(x/2): within 5e-7 of the exact value, float32's largest
+// included (2.5e-7 but on the GPU, whose sin is OpenCL's own; tinygrad's
+// sin(pi/2 - x) gave 0.52 for cos(3.4e38), 0.853).
+func TestCosFar(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	xs := []float32{cosReduceMax + 1, -cosReduceMax - 1, 1e5, 3e7, math.MaxFloat32, -math.MaxFloat32}
+	for range 20000 {
+		x := float32(math.Exp(rng.Float64()*80 + math.Log(cosReduceMax)))
+		xs = append(xs, x, -x)
+	}
+	for name, e := range engines(t) {
+		got := e.FromData(xs).Cos().Floats()
+		for i, x := range xs {
+			if d := math.Abs(got[i] - math.Cos(float64(x))); !(d <= 5e-7) {
+				t.Fatalf("cos on %s: cos(%g) = %g, want %g", name, x, got[i], math.Cos(float64(x)))
+			}
 		}
 	}
 }
