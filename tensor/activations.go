@@ -38,13 +38,19 @@ func (t *Tensor) Celu(alpha float64) *Tensor {
 // gamma=1.0507).
 func (t *Tensor) Selu(alpha, gamma float64) *Tensor { return t.Elu(alpha).Mul(gamma) }
 
-// Softplus returns log(1 + e**(beta*x))/beta, and x itself where beta*x is
-// above threshold (torch's; it keeps large inputs finite).
+// Softplus returns log1p(e**(beta*x))/beta, and x itself where beta*x is
+// above threshold (torch's; it keeps large inputs finite). log(1 + e**x)
+// with 1 + e**x rounded, tinygrad's form, lost the small values torch
+// keeps: softplus(-16.1) was 1.19e-7 (1.0086e-7), softplus(-21) 0.
+// The gradient is torch's: z/(z+1) with z = e**(beta*x), 1 above the
+// threshold.
 func (t *Tensor) Softplus(beta, threshold float64) *Tensor {
 	x := t.floatOf()
 	lin := x.Mul(beta).Gt(threshold)
 	xs := pick(lin, 0.0, x)
-	return pick(lin, x, xs.Mul(beta).Exp().Add(1.0).Log().Div(beta))
+	z := xs.Mul(beta).Exp()
+	r := pick(lin, x, log1p(z).Div(beta))
+	return withGrad(r, []*Tensor{x}, func(g *Tensor) []*Tensor { return []*Tensor{g.Mul(pick(lin, 1.0, z.Div(z.Add(1.0))))} })
 }
 
 // Mish returns x*tanh(softplus(x)).

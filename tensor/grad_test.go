@@ -44,6 +44,7 @@ var gradCases = []gradCase{
 	{"pow -2", [][]int{{4}}, true, func(e *Engine, x []*Tensor) *Tensor { return x[0].Pow(-2) }},
 	{"pow 0.5", [][]int{{4}}, true, func(e *Engine, x []*Tensor) *Tensor { return x[0].Pow(0.5) }},
 	{"atan", [][]int{{2, 3}}, false, func(e *Engine, x []*Tensor) *Tensor { return x[0].Mul(3.0).Atan() }},
+	{"softplus", [][]int{{2, 3}}, false, func(e *Engine, x []*Tensor) *Tensor { return x[0].Mul(8.0).Softplus(1, 5) }},
 	{"asinh", [][]int{{2, 3}}, false, func(e *Engine, x []*Tensor) *Tensor { return x[0].Mul(3.0).Asinh() }},
 	{"acosh", [][]int{{2, 3}}, true, func(e *Engine, x []*Tensor) *Tensor { return x[0].Add(0.6).Acosh() }},
 	{"sinh", [][]int{{2, 3}}, false, func(e *Engine, x []*Tensor) *Tensor { return x[0].Mul(2.0).Sinh() }},
