@@ -72,6 +72,26 @@ func TestPoolBound(t *testing.T) {
 	}
 }
 
+// TestPoolSmallPerSize: the pool keeps smallPerSize freed buffers of a size
+// under smallBytes and no more, and every freed buffer of a larger size.
+func TestPoolSmallPerSize(t *testing.T) {
+	for _, tc := range []struct{ n, keep int }{{16<<10 + 3, smallPerSize}, {smallBytes + 5, 2 * smallPerSize}} {
+		var bufs []*Buffer
+		for range 2 * smallPerSize {
+			bufs = append(bufs, Alloc(codegen.Uint8, tc.n))
+		}
+		for _, b := range bufs {
+			b.Free()
+		}
+		if got := Pooled(codegen.Uint8, tc.n); got != tc.keep {
+			t.Errorf("%d-byte buffers: the pool keeps %d of %d, want %d", tc.n, got, len(bufs), tc.keep)
+		}
+		for Pooled(codegen.Uint8, tc.n) > 0 {
+			Reuse(codegen.Uint8, tc.n)
+		}
+	}
+}
+
 // TestFreeHugeCollects: freeing a buffer too large for the pool starts a
 // garbage collection (with automatic ones off, the only one that can run).
 func TestFreeHugeCollects(t *testing.T) {
