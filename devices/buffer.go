@@ -110,14 +110,15 @@ const PoolBytes = 512 << 20
 // loop over small results grew the pool without bound, each round that
 // found it empty taking memory new to the heap, faulted in by the kernel.
 // `x + 1` over 64x64 (16 KiB results), 60,000 rounds: 394-423 MB of heap
-// (13 collections) and 16.6-16.8 us a round with every buffer pooled; 33-37
-// MB and 15.6-16.8 us with 64 of a size (16: 58-62 MB, 21-23 us, a
-// collection every 350 rounds; 256: 62-67 MB, 14.4-16.4 us). A small
+// (13 collections) and 16.6-16.8 us a round with every buffer pooled;
+// 62-67 MB and 14.4-16.4 us with 256 of a size (64: 33-37 MB, 15.6-16.8
+// us, and a 64x64 matmul step 5-10% slower than unbounded in alternated
+// runs; 16: 58-62 MB, 21-23 us, a collection every 350 rounds). A small
 // buffer the Go heap hands out again was freed by it: no page faults, a
 // clear of a few KiB. From smallBytes on the tensor package brings large
 // results back sooner (tensor/reclaim.go), and a fresh large buffer is
 // pages of its own.
-const smallPerSize = 64
+const smallPerSize = 256
 
 // smallBytes is the size below which the pool keeps at most smallPerSize
 // buffers of a size.

@@ -75,9 +75,9 @@ func TestPoolBound(t *testing.T) {
 // TestPoolSmallPerSize: the pool keeps smallPerSize freed buffers of a size
 // under smallBytes and no more, and every freed buffer of a larger size.
 func TestPoolSmallPerSize(t *testing.T) {
-	for _, tc := range []struct{ n, keep int }{{16<<10 + 3, smallPerSize}, {smallBytes + 5, 2 * smallPerSize}} {
+	for _, tc := range []struct{ n, count, keep int }{{16<<10 + 3, smallPerSize + 10, smallPerSize}, {smallBytes + 5, 20, 20}} {
 		var bufs []*Buffer
-		for range 2 * smallPerSize {
+		for range tc.count {
 			bufs = append(bufs, Alloc(codegen.Uint8, tc.n))
 		}
 		for _, b := range bufs {
