@@ -154,14 +154,31 @@ func (t *Tensor) Square() *Tensor { return t.Mul(t) }
 // trunc rounds floats toward zero: through an integer cast below the size
 // where every float is integral, and unchanged above it.
 func (t *Tensor) trunc() *Tensor {
-	it, limit := Int32, float64(1<<23)
-	switch t.n.dtype {
-	case Float64:
-		it, limit = Int64, 1<<52
-	case Float16:
-		limit = 1 << 10
+	it := Int32
+	if t.n.dtype == Float64 {
+		it = Int64
 	}
-	return t.Abs().Lt(limit).Where(t.Cast(it).Cast(t.n.dtype), t)
+	return keepZeroSign(t, t.Abs().Lt(integralFrom(t.n.dtype)).Where(t.Cast(it).Cast(t.n.dtype), t))
+}
+
+// integralFrom returns the magnitude from which every value of float dtype
+// d is an integer (and beyond which an int32 round trip would overflow).
+func integralFrom(d DType) float64 {
+	switch d {
+	case Float64:
+		return 1 << 52
+	case Float16:
+		return 1 << 10
+	}
+	return 1 << 23
+}
+
+// keepZeroSign returns r with its zeros signed as t: trunc, floor, ceil
+// and round of -0.2, -0.5 or -0.0 are -0 in torch and C, where the integer
+// round trip gives +0 (as tinygrad's). (Selects, not t*0: the lazy graph
+// folds x*0 to 0.)
+func keepZeroSign(t, r *Tensor) *Tensor {
+	return r.Eq(0).Where(t.Lt(0).Where(math.Copysign(0, -1), t.Eq(0).Where(t, 0.0)), r)
 }
 
 // Trunc returns t rounded toward zero.
@@ -198,7 +215,9 @@ func (t *Tensor) Round() *Tensor {
 	f := t.Floor()
 	d := t.Sub(f)
 	odd := f.Sub(f.Mul(0.5).Floor().Mul(2.0)) // 0 or 1
-	return d.Gt(0.5).Where(f.Add(1), d.Lt(0.5).Where(f, f.Add(odd)))
+	r := d.Gt(0.5).Where(f.Add(1), d.Lt(0.5).Where(f, f.Add(odd)))
+	// Integral already (infinities too: inf - inf would make a NaN).
+	return keepZeroSign(t, t.Abs().Lt(integralFrom(t.n.dtype)).Where(r, t))
 }
 
 // Pow returns t**y. Small integral scalar exponents multiply exactly; other

@@ -126,4 +126,15 @@ for name, src, f in acts:
     s.add(f"act_{name}", src, {"x": A}, lambda x, f=f: f(x), grad=("x",), signed_zeros=True)
     s.add(f"act_{name}_0d", src, {"x": t(-0.0)}, lambda x, f=f: f(x), grad=("x",), signed_zeros=True)
 
+# Rounding to an integer keeps the sign of a zero result: round(-0.5),
+# floor(-0.0), ceil(-0.2) and trunc(-0.7) are -0 in torch (tinygrad's integer
+# round trip gives +0). Also sin, atan, asin, erf, sinh, asinh, atanh of -0.
+R = t([-0.5, -0.2, -0.0, 0.0, 0.2, 0.5, -0.7, 0.7, -1.5, 1.5, -2.5, 2.5, -1.0, 3.0, float("nan"), float("inf"), float("-inf")])
+for name, f in (("round", torch.round), ("floor", torch.floor), ("ceil", torch.ceil), ("trunc", torch.trunc)):
+    s.add(f"int_{name}", f"x.{name}()", {"x": R}, lambda x, f=f: f(x), signed_zeros=True)
+Z = t([-0.0, 0.0, -1e-30, 1e-30, -0.25, 0.25])
+for name, f in (("sin", torch.sin), ("atan", torch.atan), ("asin", torch.asin), ("erf", torch.erf), ("sinh", torch.sinh),
+                ("asinh", torch.asinh), ("atanh", torch.atanh), ("tan", torch.tan)):
+    s.add(f"odd_{name}", f"x.{name}()", {"x": Z}, lambda x, f=f: f(x), signed_zeros=True)
+
 s.write()
