@@ -203,7 +203,8 @@ func exp2Base(u UOp, s []string) string {
 // the scale is the operand's value). A folded EXP2 is 2**(x*s) with the
 // product unrounded: every device computes it so. A constant is a float32
 // (the tensor layer rounds constants to their dtype), except that
-// float32(log2 e) is taken as log2 e itself, lo holding what float32 drops:
+// float32(log2 e) is taken as log2 e itself, lo holding what float32 drops
+// (and a float16 kernel's float16(log2 e), which errs by 3e-4, likewise):
 // that scale is how Exp, sigmoid and softmax ask for e**x, and with the
 // float32 constant e**x errs by up to 12 ulp near x = 88 even with the
 // product unrounded.
@@ -213,7 +214,8 @@ func Exp2Scale(us []UOp, u UOp) (hi, lo float32, ok bool) {
 		return 0, 0, false
 	}
 	hi = float32(c.Val)
-	if hi == float32(math.Log2E) {
+	if hi == float32(math.Log2E) || c.DType == Float16 && hi == HalfToFloat(Float64ToHalf(math.Log2E)) {
+		hi = float32(math.Log2E)
 		lo = float32(math.Log2E - float64(hi))
 	}
 	return hi, lo, true
