@@ -40,8 +40,15 @@ func (t *Tensor) Log2() *Tensor { return t.unary(codegen.OpLog2) }
 // Exp returns e**t, computed as 2**(t/ln 2).
 func (t *Tensor) Exp() *Tensor { return t.floatOf().Mul(1 / math.Ln2).Exp2() }
 
-// Log returns the natural logarithm of t, computed as log2(t)*ln 2.
-func (t *Tensor) Log() *Tensor { return t.Log2().Mul(math.Ln2) }
+// Log returns the natural logarithm of t, computed as log2(t)*ln 2; a
+// float16 t in float32 (float16's ln 2 is 3e-4 off and each step rounds to
+// float16: log(1000) was 6.9101562, torch's 6.90625).
+func (t *Tensor) Log() *Tensor {
+	if t.n.dtype == Float16 {
+		return t.Cast(Float32).Log().Cast(Float16)
+	}
+	return t.Log2().Mul(math.Ln2)
+}
 
 // Sqrt returns the square root of t.
 func (t *Tensor) Sqrt() *Tensor { return t.unary(codegen.OpSqrt) }

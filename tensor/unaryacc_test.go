@@ -154,31 +154,39 @@ func TestCosFar(t *testing.T) {
 	}
 }
 
-// TestHalfExp checks exp of every float16 from -17 to 11 (results from
-// float16's subnormals to near its largest) on every engine: within 1
-// float16 ulp of the exact value. A float16 kernel's scale is
-// float16(log2 e), 3e-4 off, which made exp(11) 4 ulp off (59744, 59872
-// in torch and NumPy) until the folded EXP2 took it for log2 e.
-func TestHalfExp(t *testing.T) {
-	var xs []float32
-	for b := uint16(0); b < 0x7c00; b++ {
-		for _, h := range []uint16{b, b | 0x8000} {
-			if x := codegen.HalfToFloat(h); x >= -17 && x <= 11 {
-				xs = append(xs, x)
+// TestHalfExpLog checks exp of every float16 from -17 to 11 (results from
+// float16's subnormals to near its largest) and log of every positive
+// float16 on every engine: within 1 float16 ulp of the exact value. A
+// float16 kernel's scale was float16(log2 e), 3e-4 off, which made exp(11)
+// 4 ulp off (59744, 59872 in torch and NumPy) until the folded EXP2 took it
+// for log2 e; log multiplied by float16's ln 2 (log(1000) 6.9101562, torch
+// 6.90625) until it ran in float32.
+func TestHalfExpLog(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		f      func(*Tensor) *Tensor
+		want   func(float64) float64
+		lo, hi float32
+	}{{"exp", (*Tensor).Exp, math.Exp, -17, 11}, {"log", (*Tensor).Log, math.Log, 0x1p-24, 65504}} {
+		var xs []float32
+		for b := uint16(0); b < 0x7c00; b++ {
+			for _, h := range []uint16{b, b | 0x8000} {
+				if x := codegen.HalfToFloat(h); x >= tc.lo && x <= tc.hi {
+					xs = append(xs, x)
+				}
 			}
 		}
-	}
-	for name, e := range engines(t) {
-		if name == "ast" {
-			continue // the program as written: exp2(x * float16(log2 e)), the product rounded
-		}
-		got := e.FromData(xs).Cast(Float16).Exp().Floats()
-		for i, x := range xs {
-			want := codegen.HalfToFloat(codegen.Float64ToHalf(math.Exp(float64(x))))
-			g := codegen.Float64ToHalf(got[i])
-			w := codegen.Float64ToHalf(float64(want))
-			if d := int(g) - int(w); d < -1 || d > 1 {
-				t.Fatalf("exp on %s: exp(%g) in float16 = %g, want %g", name, x, got[i], want)
+		for name, e := range engines(t) {
+			if name == "ast" && tc.name == "exp" {
+				continue // the program as written: exp2(x * float16(log2 e)), the product rounded
+			}
+			got := tc.f(e.FromData(xs).Cast(Float16)).Floats()
+			for i, x := range xs {
+				w := codegen.Float64ToHalf(tc.want(float64(x)))
+				g := codegen.Float64ToHalf(got[i])
+				if d := int(g&0x7fff) - int(w&0x7fff); d < -1 || d > 1 || g&0x8000 != w&0x8000 && g&0x7fff != 0 {
+					t.Fatalf("%s on %s: %s(%g) in float16 = %g, want %g", tc.name, name, tc.name, x, got[i], codegen.HalfToFloat(w))
+				}
 			}
 		}
 	}
