@@ -230,8 +230,9 @@ func (t *Tensor) Atan() *Tensor {
 		p := polyN(z, 0.038588112332296545, -0.07973874777829379, 0.10938104100375595, -0.142717051965862, 0.19999468275627072, -0.3333332650402622)
 		at := u.Add(u.Mul(z).Mul(p))
 		// pi/4 and pi/2 as float32 plus what float32 rounds off them.
-		hi := pick(mid, float64(float32(math.Pi/4)), float64(float32(math.Pi/2)))
-		lo := pick(mid, math.Pi/4-float64(float32(math.Pi/4)), math.Pi/2-float64(float32(math.Pi/2)))
+		// (Two constants picked give float32: cast to a's dtype.)
+		hi := pick(mid, float64(float32(math.Pi/4)), float64(float32(math.Pi/2))).Cast(a.n.dtype)
+		lo := pick(mid, math.Pi/4-float64(float32(math.Pi/4)), math.Pi/2-float64(float32(math.Pi/2))).Cast(a.n.dtype)
 		return pick(a.Eq(0), a, pick(near, at, hi.Add(at.Add(lo)))) // -0 stays -0
 	})
 	return withGrad(r, []*Tensor{x}, func(g *Tensor) []*Tensor { return []*Tensor{g.Div(x.Square().Add(1.0))} })

@@ -97,6 +97,12 @@ func TestUnaryAccuracy(t *testing.T) {
 		{"sinh", (*Tensor).Sinh, math.Sinh, 90, 3, 128, 0},
 		{"cosh", (*Tensor).Cosh, math.Cosh, 90, 3, 128, 0},
 	} {
+		// The dtype is the input's, float16 too (float64 alike).
+		for _, d := range []DType{Float16, Float64} {
+			if got := tc.f(cpuEngine(t).FromData([]float32{0.5, -0.25}).Cast(d)).DType(); got != d {
+				t.Errorf("%s of %s gives %s", tc.name, d, got)
+			}
+		}
 		xs := unaryInputs(tc.span)
 		if tc.limit != 0 {
 			// Beyond cosReduceMax cos is 1 - 2·sin²(x/2), exact to an
