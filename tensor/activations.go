@@ -159,12 +159,14 @@ func polyN(x *Tensor, c ...float64) *Tensor {
 	return acc
 }
 
-// odd returns f(|x|) with the sign of x, where |x| is taken by Where so
-// that the gradient at 0 is f'(0) (torch's), not 0.
+// odd returns f(|x|) with the sign of x, and x itself at ±0 (an odd
+// function's value there, which f's arithmetic would give as +0 for -0).
+// |x| is taken by Where so that the gradient at 0 is f'(0), not 0; the
+// zero's pick passes 1 there, so callers give their gradient (withGrad).
 func odd(x *Tensor, f func(*Tensor) *Tensor) *Tensor {
 	neg := x.Lt(0)
 	y := f(pick(neg, x.Neg(), x))
-	return pick(neg, y.Neg(), y)
+	return pick(x.Eq(0), x, pick(neg, y.Neg(), y))
 }
 
 // Asin returns the arcsine: on |x|, up to 1/2 x + x³·P(x²) (P of degree
@@ -176,7 +178,7 @@ func (t *Tensor) Asin() *Tensor {
 	x := t.floatOf()
 	r := odd(x, func(a *Tensor) *Tensor {
 		near, p := asinCore(a)
-		return pick(a.Eq(0), a, pick(near, p, halfPiMinus(p.Mul(2.0))))
+		return pick(near, p, halfPiMinus(p.Mul(2.0)))
 	})
 	return withGrad(r, []*Tensor{x}, func(g *Tensor) []*Tensor { return []*Tensor{g.Div(x.Square().RSub(1.0).Sqrt())} })
 }
@@ -233,7 +235,7 @@ func (t *Tensor) Atan() *Tensor {
 		// (Two constants picked give float32: cast to a's dtype.)
 		hi := pick(mid, float64(float32(math.Pi/4)), float64(float32(math.Pi/2))).Cast(a.n.dtype)
 		lo := pick(mid, math.Pi/4-float64(float32(math.Pi/4)), math.Pi/2-float64(float32(math.Pi/2))).Cast(a.n.dtype)
-		return pick(a.Eq(0), a, pick(near, at, hi.Add(at.Add(lo)))) // -0 stays -0
+		return pick(near, at, hi.Add(at.Add(lo)))
 	})
 	return withGrad(r, []*Tensor{x}, func(g *Tensor) []*Tensor { return []*Tensor{g.Div(x.Square().Add(1.0))} })
 }
@@ -251,7 +253,7 @@ func (t *Tensor) Asinh() *Tensor {
 	r := odd(x, func(a *Tensor) *Tensor {
 		s := pick(a.Gt(hugeArc), 1.0, a)
 		sq := s.Square()
-		return pick(a.Eq(0), a, arcLog(a, s.Add(sq.Div(sq.Add(1.0).Sqrt().Add(1.0)))))
+		return arcLog(a, s.Add(sq.Div(sq.Add(1.0).Sqrt().Add(1.0))))
 	})
 	return withGrad(r, []*Tensor{x}, func(g *Tensor) []*Tensor { return []*Tensor{g.Div(x.Square().Add(1.0).Sqrt())} })
 }
@@ -297,7 +299,7 @@ func (t *Tensor) Atanh() *Tensor {
 	x := t.floatOf()
 	r := odd(x, func(a *Tensor) *Tensor {
 		y := log1p(a.Mul(2.0).Div(a.RSub(1.0))).Mul(0.5)
-		return pick(a.Eq(0), a, pick(a.Eq(1), math.Inf(1), y))
+		return pick(a.Eq(1), math.Inf(1), y)
 	})
 	return withGrad(r, []*Tensor{x}, func(g *Tensor) []*Tensor { return []*Tensor{g.Div(x.Square().RSub(1.0))} })
 }
@@ -315,7 +317,7 @@ func (t *Tensor) Erf() *Tensor {
 		u := a.Mul(0.3275911).Add(1.0).Reciprocal()
 		p := polyN(u, 1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)
 		far := u.Mul(p).Mul(a.Square().Neg().Exp()).RSub(1.0)
-		return pick(a.Eq(0), a, pick(a.Lt(1), near, far))
+		return pick(a.Lt(1), near, far)
 	})
 	return withGrad(r, []*Tensor{x}, func(g *Tensor) []*Tensor {
 		return []*Tensor{g.Mul(x.Square().Neg().Exp().Mul(2 / math.SqrtPi))}

@@ -143,7 +143,7 @@ func (t *Tensor) Tanh() *Tensor {
 		series := a.Add(a.Mul(z).Mul(polyN(z, 0.002138238213556582, -0.00817180328866018, 0.021698216207798167,
 			-0.05394625427253278, 0.13333201357179952, -0.3333333065807)))
 		far := a.Mul(2.0).Exp().Add(1.0).Reciprocal().Mul(2.0).RSub(1.0)
-		return pick(a.Eq(0), a, pick(a.Lt(0.625), series, far))
+		return pick(a.Lt(0.625), series, far)
 	})
 	return withGrad(r, []*Tensor{x}, func(g *Tensor) []*Tensor { return []*Tensor{g.Mul(r.Square().RSub(1.0))} })
 }
