@@ -198,9 +198,10 @@ func exp2Base(u UOp, s []string) string {
 	return "(" + s[0] + op + s[1] + ")"
 }
 
-// Exp2Scale returns the scale of folded EXP2 u of us in two float32
-// parts, hi + lo, and whether it is a constant (else hi and lo are 0 and
-// the scale is the operand's value). A folded EXP2 is 2**(x*s) with the
+// Exp2Scale returns the scale of folded float32 or float16 EXP2 u of us in
+// two float32 parts, hi + lo, and whether it is a constant (else, and in a
+// float64 kernel, whose operand is exact enough, hi and lo are 0 and the
+// scale is the operand's value). A folded EXP2 is 2**(x*s) with the
 // product unrounded: every device computes it so. A constant is a float32
 // (the tensor layer rounds constants to their dtype), except that
 // float32(log2 e) is taken as log2 e itself, lo holding what float32 drops
@@ -210,7 +211,7 @@ func exp2Base(u UOp, s []string) string {
 // product unrounded.
 func Exp2Scale(us []UOp, u UOp) (hi, lo float32, ok bool) {
 	c := us[u.Src[len(u.Src)-1]]
-	if c.Op != OpConst {
+	if c.Op != OpConst || u.DType == Float64 {
 		return 0, 0, false
 	}
 	hi = float32(c.Val)

@@ -217,7 +217,7 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 			}
 			if len(u.Src) > 1 {
 				s := regs[u.Src[len(u.Src)-1]].f
-				if hi, lo, ok := codegen.Exp2Scale(p.UOps, *u); ok && u.DType != codegen.Float64 {
+				if hi, lo, ok := codegen.Exp2Scale(p.UOps, *u); ok {
 					s = float64(hi) + float64(lo)
 				}
 				x = value{f: x.f * s}
