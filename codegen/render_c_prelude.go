@@ -260,8 +260,13 @@ static inline double tiny_max(double a, double b) {
 	// is 60 ulp of the result. Where x*hi is out of range or NaN the
 	// correction is dropped (the clamp decides, or NaN passes).
 	cExp2 = `static inline float tiny_exp2_nf(float n, float f) {
-  float p = 1.0f + f*(0.693147180559945309f + f*(0.240226506959100712f + f*(0.0555041086648215800f +
-    f*(0.00961812910762847716f + f*(0.00133335581464284434f + f*(0.000154035303933816099f + f*1.52527338040598403e-05f))))));
+  float p = __builtin_fmaf(f, 1.52527338040598403e-05f, 0.000154035303933816099f);
+  p = __builtin_fmaf(f, p, 0.00133335581464284434f);
+  p = __builtin_fmaf(f, p, 0.00961812910762847716f);
+  p = __builtin_fmaf(f, p, 0.0555041086648215800f);
+  p = __builtin_fmaf(f, p, 0.240226506959100712f);
+  p = __builtin_fmaf(f, p, 0.693147180559945309f);
+  p = __builtin_fmaf(f, p, 1.0f);
   int32_t ni = (int32_t)n, n1 = ni >> 1, n2 = ni - n1;
   uint32_t b1 = (uint32_t)(n1 + 127) << 23, b2 = (uint32_t)(n2 + 127) << 23;
   float s1, s2;
@@ -315,8 +320,11 @@ static inline float tiny_exp2fs(float x, float hi, float lo) {
   float r = 1.0f / d, s = f * r;
   float sl = (__builtin_fmaf(-s, d, f) - s * dl) * r;
   float s2 = s * s;
-  float tail = s * s2 * (0.961796693925975560f + s2*(0.577078016355585300f + s2*(0.412198583111132400f +
-    s2*(0.320598897975325200f + s2*0.262308189252538800f))));
+  float q = __builtin_fmaf(s2, 0.262308189252538800f, 0.320598897975325200f);
+  q = __builtin_fmaf(s2, q, 0.412198583111132400f);
+  q = __builtin_fmaf(s2, q, 0.577078016355585300f);
+  q = __builtin_fmaf(s2, q, 0.961796693925975560f);
+  float tail = s * s2 * q;
   const float chi = 2.8853900432586669922f, clo = 3.85192597818218e-08f;
   float th = chi * s;
   float tl = __builtin_fmaf(chi, s, -th) + (clo * s + chi * sl);
@@ -346,8 +354,15 @@ static inline float tiny_exp2fs(float x, float hi, float lo) {
 	// keeps the whole loop scalar on AVX2 (AVX-512 masking hid this).
 	cSin = `static inline float tiny_sin_poly(float x, float r, int64_t qi) {
   float r2 = r * r;
-  float s = r + r*r2*(-1.0f/6 + r2*(1.0f/120 + r2*(-1.0f/5040 + r2*(1.0f/362880))));
-  float c = 1.0f + r2*(-0.5f + r2*(1.0f/24 + r2*(-1.0f/720 + r2*(1.0f/40320 + r2*(-1.0f/3628800)))));
+  float sp = __builtin_fmaf(r2, 1.0f/362880, -1.0f/5040);
+  sp = __builtin_fmaf(r2, sp, 1.0f/120);
+  sp = __builtin_fmaf(r2, sp, -1.0f/6);
+  float s = __builtin_fmaf(r*r2, sp, r);
+  float c = __builtin_fmaf(r2, -1.0f/3628800, 1.0f/40320);
+  c = __builtin_fmaf(r2, c, -1.0f/720);
+  c = __builtin_fmaf(r2, c, 1.0f/24);
+  c = __builtin_fmaf(r2, c, -0.5f);
+  c = __builtin_fmaf(r2, c, 1.0f);
   uint32_t sb, cb, xb, q = (uint32_t)qi;
   __builtin_memcpy(&sb, &s, 4);
   __builtin_memcpy(&cb, &c, 4);
