@@ -58,6 +58,15 @@ B1, B2 = f32(16, 256, 256), f32(16, 256, 256)
 L1, L2 = f32(96, 1024), f32(1024, 8192)
 gidx = rng.integers(0, 1024, (4096, 64))
 table, eidx = f32(16384, 256), rng.integers(0, 16384, 4096)
+G = f32(4096, 64)
+
+
+def scatter_rows():
+    y = S.copy()
+    np.put_along_axis(y, gidx, G, axis=1)
+    return y
+
+
 cx, cw = f32(32, 32, 28, 28), f32(64, 32, 3, 3)
 P = f32(64, 64, 56, 56)
 Z = f32(64, 128, 256)
@@ -83,6 +92,7 @@ ROWS = {
     "linear_wide": lambda: L1 @ L2,
     "log_softmax": lambda: log_softmax(S),
     "gather_rows": lambda: np.take_along_axis(S, gidx, axis=1),
+    "scatter_rows": scatter_rows,
     "embedding": lambda: table[eidx],
     "conv2d": lambda: conv2d(cx, cw),
     "maxpool": lambda: P.reshape(64, 64, 28, 2, 28, 2).max(axis=(3, 5)),
@@ -128,7 +138,7 @@ try:
     import torch.nn.functional as F
     torch.set_num_threads(2)
     T = {k: torch.from_numpy(v) for k, v in dict(X=X, S=S, S2=S2, bias=bias, Y=Y, Q=Q, K=K, B1=B1, B2=B2, L1=L1, L2=L2,
-                                                  table=table, cx=cx, cw=cw, P=P, Z=Z, IX=IX).items()}
+                                                  table=table, G=G, cx=cx, cw=cw, P=P, Z=Z, IX=IX).items()}
     tg, te, toh = torch.from_numpy(gidx), torch.from_numpy(eidx), torch.from_numpy(ohidx)
     TROWS = {
         "gelu": lambda: F.gelu(T["S"], approximate="tanh"),
@@ -148,6 +158,7 @@ try:
         "linear_wide": lambda: T["L1"] @ T["L2"],
         "log_softmax": lambda: torch.log_softmax(T["S"], 1),
         "gather_rows": lambda: T["S"].gather(1, tg),
+        "scatter_rows": lambda: T["S"].scatter(1, tg, T["G"]),
         "embedding": lambda: T["table"][te],
         "conv2d": lambda: F.conv2d(T["cx"], T["cw"]),
         "maxpool": lambda: F.max_pool2d(T["P"], 2),

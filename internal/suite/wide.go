@@ -2,6 +2,7 @@ package suite
 
 import (
 	"math"
+	"slices"
 
 	"tiny/tensor"
 )
@@ -89,6 +90,15 @@ var Wide = []Row{
 			out := make([]float64, 4096*64)
 			for i := range out {
 				out[i] = x[0][i/64*1024+int(x[1][i])]
+			}
+			return out
+		}},
+	{Name: "scatter_rows", What: "x.scatter(1, idx, src), 4096x1024 by 4096x64", In: []Input{f32(4096, 1024), {Shape: []int{4096, 64}, Below: 1024}, f32(4096, 64)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Scatter(1, t[1], t[2], "") },
+		Ref: func(x [][]float64) []float64 {
+			out := slices.Clone(x[0])
+			for i, j := range x[1] {
+				out[i/64*1024+int(j)] = x[2][i] // in order: the last write wins
 			}
 			return out
 		}},
