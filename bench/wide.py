@@ -59,6 +59,22 @@ L1, L2 = f32(96, 1024), f32(1024, 8192)
 gidx = rng.integers(0, 1024, (4096, 64))
 table, eidx = f32(16384, 256), rng.integers(0, 16384, 4096)
 G = f32(4096, 64)
+R = f32(2048, 512)
+cls = rng.integers(0, 1024, 4096)
+
+
+def layernorm(x):
+    m = x.mean(axis=1, keepdims=True)
+    return (x - m) / np.sqrt(x.var(axis=1, keepdims=True) + np.float32(1e-5))
+
+
+def logsumexp(x):
+    m = x.max(axis=1, keepdims=True)
+    return (m + np.log(np.exp(x - m).sum(axis=1, keepdims=True)))[:, 0]
+
+
+def cross_entropy(x, c):
+    return -log_softmax(x)[np.arange(len(c)), c].mean()
 
 
 def scatter_rows():
@@ -80,17 +96,22 @@ ROWS = {
     "sum_axis0": lambda: X.sum(axis=0),
     "sum_mid": lambda: Y.sum(axis=1),
     "max_axis1": lambda: S.max(axis=1),
+    "var_rows": lambda: S.var(axis=1, ddof=1),
     "mean_all": lambda: X.mean(),
     "argmax_rows": lambda: S.argmax(axis=1),
     "argmin_rows": lambda: S.argmin(axis=1),
     "argmax_cols": lambda: S.argmax(axis=0),
     "cumsum_rows": lambda: np.cumsum(S, axis=1),
     "cumsum_cols": lambda: np.cumsum(S, axis=0),
+    "logcumsumexp_rows": lambda: np.logaddexp.accumulate(S, axis=1),
     "cummax_rows": lambda: np.maximum.accumulate(S, axis=1),
     "bmm_attn": lambda: Q @ K,
     "bmm_256": lambda: B1 @ B2,
     "linear_wide": lambda: L1 @ L2,
     "log_softmax": lambda: log_softmax(S),
+    "logsumexp_rows": lambda: logsumexp(S),
+    "layernorm": lambda: layernorm(S),
+    "cross_entropy": lambda: cross_entropy(S, cls),
     "gather_rows": lambda: np.take_along_axis(S, gidx, axis=1),
     "scatter_rows": scatter_rows,
     "embedding": lambda: table[eidx],
@@ -99,11 +120,14 @@ ROWS = {
     "avgpool": lambda: P.reshape(64, 64, 28, 2, 28, 2).mean(axis=(3, 5)),
     "cat": lambda: np.concatenate((S, S2), axis=1),
     "pad": lambda: np.pad(S, 1),
+    "roll": lambda: np.roll(S, 1, axis=1),
+    "repeat": lambda: np.tile(R, (2, 2)),
     "permute": lambda: np.ascontiguousarray(Z.transpose(0, 2, 1)),
     "flip": lambda: np.ascontiguousarray(S[:, ::-1]),
     "pow": lambda: S ** np.float32(2.5),
     "pow_frac": lambda: S ** np.float32(1.3),
     "sigmoid": lambda: 1 / (1 + np.exp(-S)),
+    "clip": lambda: np.clip(S, np.float32(0.2), np.float32(0.8)),
     "floor": lambda: np.floor(S * np.float32(10)),
     "where_log": lambda: np.log(np.where(S > 0.5, S, np.float32(1))),
     "tril": lambda: np.tril(S),
@@ -138,25 +162,31 @@ try:
     import torch.nn.functional as F
     torch.set_num_threads(2)
     T = {k: torch.from_numpy(v) for k, v in dict(X=X, S=S, S2=S2, bias=bias, Y=Y, Q=Q, K=K, B1=B1, B2=B2, L1=L1, L2=L2,
-                                                  table=table, G=G, cx=cx, cw=cw, P=P, Z=Z, IX=IX).items()}
+                                                  table=table, G=G, R=R, cx=cx, cw=cw, P=P, Z=Z, IX=IX).items()}
     tg, te, toh = torch.from_numpy(gidx), torch.from_numpy(eidx), torch.from_numpy(ohidx)
+    tcls = torch.from_numpy(cls)
     TROWS = {
         "gelu": lambda: F.gelu(T["S"], approximate="tanh"),
         "add_bias": lambda: T["S"] + T["bias"],
         "sum_axis0": lambda: T["X"].sum(0),
         "sum_mid": lambda: T["Y"].sum(1),
         "max_axis1": lambda: T["S"].amax(1),
+        "var_rows": lambda: T["S"].var(1),
         "mean_all": lambda: T["X"].mean(),
         "argmax_rows": lambda: T["S"].argmax(1),
         "argmin_rows": lambda: T["S"].argmin(1),
         "argmax_cols": lambda: T["S"].argmax(0),
         "cumsum_rows": lambda: T["S"].cumsum(1),
         "cumsum_cols": lambda: T["S"].cumsum(0),
+        "logcumsumexp_rows": lambda: torch.logcumsumexp(T["S"], 1),
         "cummax_rows": lambda: T["S"].cummax(1).values,
         "bmm_attn": lambda: T["Q"] @ T["K"],
         "bmm_256": lambda: T["B1"] @ T["B2"],
         "linear_wide": lambda: T["L1"] @ T["L2"],
         "log_softmax": lambda: torch.log_softmax(T["S"], 1),
+        "logsumexp_rows": lambda: torch.logsumexp(T["S"], 1),
+        "layernorm": lambda: F.layer_norm(T["S"], (1024,)),
+        "cross_entropy": lambda: F.cross_entropy(T["S"], tcls),
         "gather_rows": lambda: T["S"].gather(1, tg),
         "scatter_rows": lambda: T["S"].scatter(1, tg, T["G"]),
         "embedding": lambda: T["table"][te],
@@ -165,11 +195,14 @@ try:
         "avgpool": lambda: F.avg_pool2d(T["P"], 2),
         "cat": lambda: torch.cat((T["S"], T["S2"]), 1),
         "pad": lambda: F.pad(T["S"], (1, 1, 1, 1)),
+        "roll": lambda: torch.roll(T["S"], 1, 1),
+        "repeat": lambda: T["R"].repeat(2, 2),
         "permute": lambda: T["Z"].permute(0, 2, 1).contiguous(),
         "flip": lambda: T["S"].flip(1),
         "pow": lambda: T["S"] ** 2.5,
         "pow_frac": lambda: T["S"] ** 1.3,
         "sigmoid": lambda: torch.sigmoid(T["S"]),
+        "clip": lambda: torch.clamp(T["S"], 0.2, 0.8),
         "floor": lambda: torch.floor(T["S"] * 10),
         "where_log": lambda: torch.log(torch.where(T["S"] > 0.5, T["S"], 1.0)),
         "tril": lambda: torch.tril(T["S"]),

@@ -43,6 +43,7 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 		}
 	}()
 	if !opts.NoMerge {
+		pl.refine()
 		pl.dropOnes()
 		pl.merge()
 	}

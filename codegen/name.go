@@ -14,6 +14,7 @@ func KernelName(k *Kernel) string {
 	if err != nil {
 		return "E_invalid"
 	}
+	pl.refine()
 	pl.dropOnes()
 	pl.merge()
 	return pl.name()

@@ -45,6 +45,16 @@ var Wide = []Row{
 	{Name: "max_axis1", What: "x.max(axis=1), 4096x1024", In: []Input{f32(4096, 1024)},
 		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Max([]int{1}, false) },
 		Ref: func(x [][]float64) []float64 { return reduceRows(x[0], 4096, 1024, math.Inf(-1), math.Max) }},
+	{Name: "var_rows", What: "x.var(axis=1) (unbiased), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Var([]int{1}, false) },
+		Ref: func(x [][]float64) []float64 {
+			out := make([]float64, 4096)
+			for i := range out {
+				_, v := meanVar(x[0][i*1024 : (i+1)*1024])
+				out[i] = v * 1024 / 1023
+			}
+			return out
+		}, Atol: 1e-6, Rtol: 1e-5},
 	{Name: "mean_all", What: "x.mean(), 4096x4096", In: []Input{f32(4096, 4096)},
 		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Mean(nil, false) },
 		Ref: func(x [][]float64) []float64 {
@@ -67,6 +77,11 @@ var Wide = []Row{
 		Ref: func(x [][]float64) []float64 {
 			return transpose(scanRows(transpose(x[0], 4096, 1024), 1024, 4096, add), 1024, 4096)
 		}, Atol: 1e-3, Rtol: 1e-5},
+	{Name: "logcumsumexp_rows", What: "x.logcumsumexp(axis=1), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].LogCumSumExp(1) },
+		Ref: func(x [][]float64) []float64 {
+			return each(scanRows(each(x[0], math.Exp), 4096, 1024, add), math.Log)
+		}, Atol: 1e-5, Rtol: 1e-5},
 	{Name: "cummax_rows", What: "running max along axis 1, 4096x1024", In: []Input{f32(4096, 1024)},
 		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Cummax(1) },
 		Ref: func(x [][]float64) []float64 { return scanRows(x[0], 4096, 1024, math.Max) }},
@@ -84,6 +99,36 @@ var Wide = []Row{
 	{Name: "log_softmax", What: "log_softmax over rows, 4096x1024", In: []Input{f32(4096, 1024)},
 		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].LogSoftmax(1) },
 		Ref: func(x [][]float64) []float64 { return softmax(x[0], 4096, 1024, true) }, Atol: 1e-5, Rtol: 1e-5},
+	{Name: "logsumexp_rows", What: "x.logsumexp(axis=1), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].LogSumExp([]int{1}, false) },
+		Ref: func(x [][]float64) []float64 {
+			return each(reduceRows(each(x[0], math.Exp), 4096, 1024, 0, add), math.Log)
+		}, Rtol: 1e-5},
+	{Name: "layernorm", What: "layernorm over rows (eps 1e-5), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Layernorm([]int{1}, 1e-5) },
+		Ref: func(x [][]float64) []float64 {
+			out := make([]float64, len(x[0]))
+			for i := range 4096 {
+				row := x[0][i*1024 : (i+1)*1024]
+				m, v := meanVar(row)
+				for j, a := range row {
+					out[i*1024+j] = (a - m) / math.Sqrt(v+1e-5)
+				}
+			}
+			return out
+		}, Atol: 1e-5, Rtol: 1e-5},
+	{Name: "cross_entropy", What: "sparse categorical cross entropy, 4096x1024 logits by 4096 classes", In: []Input{f32(4096, 1024), {Shape: []int{4096}, Below: 1024}},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor {
+			return t[0].SparseCategoricalCrossEntropy(t[1], -1, 0, "mean")
+		},
+		Ref: func(x [][]float64) []float64 {
+			ls := softmax(x[0], 4096, 1024, true)
+			sum := 0.0
+			for i, c := range x[1] {
+				sum -= ls[i*1024+int(c)]
+			}
+			return []float64{sum / 4096}
+		}, Rtol: 1e-5},
 	{Name: "gather_rows", What: "x.gather(1, idx), 4096x1024 by 4096x64", In: []Input{f32(4096, 1024), {Shape: []int{4096, 64}, Below: 1024}},
 		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Gather(1, t[1]) },
 		Ref: func(x [][]float64) []float64 {
@@ -145,6 +190,25 @@ var Wide = []Row{
 			}
 			return out
 		}},
+	{Name: "roll", What: "x.roll(1, axis=1), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Roll([]int{1}, []int{1}) },
+		Ref: func(x [][]float64) []float64 {
+			out := make([]float64, len(x[0]))
+			for i := range out {
+				out[i] = x[0][i/1024*1024+(i%1024+1023)%1024]
+			}
+			return out
+		}},
+	{Name: "repeat", What: "x.repeat(2, 2), 2048x512 to 4096x1024", In: []Input{f32(2048, 512)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Repeat(2, 2).Contiguous() },
+		Ref: func(x [][]float64) []float64 {
+			out := make([]float64, 4096*1024)
+			for i := range out {
+				r, c := i/1024, i%1024
+				out[i] = x[0][r%2048*512+c%512]
+			}
+			return out
+		}},
 	{Name: "permute", What: "x.permute(0, 2, 1) made contiguous, 64x128x256", In: []Input{f32(64, 128, 256)},
 		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Permute(0, 2, 1).Contiguous() },
 		Ref: func(x [][]float64) []float64 {
@@ -177,6 +241,11 @@ var Wide = []Row{
 			return each(x[0], func(v float64) float64 { return 1 / (1 + math.Exp(-v)) })
 		},
 		Atol: 1e-6, Rtol: 1e-5},
+	{Name: "clip", What: "x.clip(0.2, 0.8), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Clip(0.2, 0.8) },
+		Ref: func(x [][]float64) []float64 {
+			return each(x[0], func(v float64) float64 { return math.Min(math.Max(v, float64(float32(0.2))), float64(float32(0.8))) })
+		}},
 	{Name: "floor", What: "(x * 10).floor(), 4096x1024", In: []Input{f32(4096, 1024)},
 		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Mul(10.0).Floor() },
 		Ref: func(x [][]float64) []float64 {
@@ -252,6 +321,18 @@ func resize2x(x []float64, n, h int, linear bool) []float64 {
 
 // argRows returns the index of the first maximum (sign 1) or minimum (sign
 // -1) of each row.
+// meanVar returns the mean and the biased variance of xs.
+func meanVar(xs []float64) (m, v float64) {
+	for _, a := range xs {
+		m += a
+	}
+	m /= float64(len(xs))
+	for _, a := range xs {
+		v += (a - m) * (a - m)
+	}
+	return m, v / float64(len(xs))
+}
+
 func argRows(x []float64, r, c int, sign float64) []float64 {
 	out := make([]float64, r)
 	for i := range r {
