@@ -47,12 +47,14 @@
 //     gated, and loads that are never valid are the constant 0. The builder hoists every
 //     value to the outermost loop it depends on and merges duplicates.
 //
-// Two rewrites of the linear uops follow (rewrite.go), recorded as Opts
+// Three rewrites of the linear uops follow (rewrite.go), recorded as Opts
 // too: an ADD of a MUL becomes a MULACC [a, b, c] = a*b + c, and an
-// add-ACCUM of a MUL an ACCUM with ReduceOp OpMulAcc [acc, idx, a, b]; and
+// add-ACCUM of a MUL an ACCUM with ReduceOp OpMulAcc [acc, idx, a, b];
 // exp2(x*s) or exp2((x±k)*s), with s and k loop-invariant, becomes one
 // EXP2 of two or three operands, whose product x*s is not rounded (and a
-// constant s of float32(log2 e) is log2 e: Exp2Scale). A float MULACC is fused: a*b + c
+// constant s of float32(log2 e) is log2 e: Exp2Scale); and a float32
+// exp2(log2(a)*s) becomes EXP2 [a, s] with ReduceOp OpLog2, the logarithm
+// not rounded either (a power). A float MULACC is fused: a*b + c
 // rounded once (C's fma), on every device, so that every device gives the
 // same bits (CLANG renders fmaf and compiles with -ffp-contract=off, so
 // nothing else is fused; the OpenCL source says fma and FP_CONTRACT OFF;

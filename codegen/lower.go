@@ -62,6 +62,7 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 	}
 	rw := newRewriter(e.b.linearize())
 	ch.rewrite(OptExp2, rw.foldExp2)
+	ch.rewrite(OptPow, rw.foldPow)
 	ch.rewrite(OptMulAcc, rw.fuseMulAcc)
 	p = &Program{Name: k.Name, UOps: rw.compact(), Bufs: k.Bufs, SplitReduce: nt.split, Opts: ch.applied, Vector: opts.Target.Vector}
 	if p.Name == "" {

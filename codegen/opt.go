@@ -35,11 +35,12 @@ const (
 	OptStep                      // the reduce loop whose RANGE is uop Axis, around a register tile's inner loop, applies Arg iterations per pass over the accumulators (step.go; devices/cpu, which runs a tile's rows as runs; devices that compile loops ignore it)
 	OptClip                      // the reduce loop over Axis runs only where the masks its terms read under allow, from Arg bounds (clip.go): a padded convolution's window clipped to the input
 	OptPeel                      // the innermost output loop, over Axis, is cut at position Arg into loops of their own, each emitted knowing its range (a pad's edges: the interior loads need no mask check)
+	OptPow                       // float32 EXP2s of a folded LOG2, 2**(s*log2 x), computed with the logarithm unrounded (Arg of them)
 )
 
 var optNames = [...]string{OptInner: "INNER", OptUpcast: "UPCAST", OptLanes: "LANES", OptTile: "TILE", OptUnroll: "UNROLL",
 	OptSplit: "SPLIT", OptBlock: "BLOCK", OptMulAcc: "MULACC", OptExp2: "EXP2", OptRowBlock: "ROWBLOCK", OptStream: "STREAM",
-	OptPack: "PACK", OptStep: "STEP", OptClip: "CLIP", OptPeel: "PEEL"}
+	OptPack: "PACK", OptStep: "STEP", OptClip: "CLIP", OptPeel: "PEEL", OptPow: "POW"}
 
 // String returns the kind's upper-case name.
 func (o OptOp) String() string {
@@ -59,7 +60,7 @@ type Opt struct {
 // String prints o as OP(axis, arg); the rewrites, which have no axis, as
 // OP(arg).
 func (o Opt) String() string {
-	if o.Op == OptMulAcc || o.Op == OptExp2 {
+	if o.Op == OptMulAcc || o.Op == OptExp2 || o.Op == OptPow {
 		return fmt.Sprintf("%s(%d)", o.Op, o.Arg)
 	}
 	return fmt.Sprintf("%s(%d, %d)", o.Op, o.Axis, o.Arg)

@@ -275,7 +275,8 @@ func (r *cRenderer) render() string {
 }
 
 // inlinesLogOrSin reports whether the program computes a LOG2 or a SIN,
-// whose C helpers (tiny_log2f, tiny_sinf) gcc inlines: its kernel functions
+// whose C helpers (tiny_log2f, tiny_sinf, and a folded pow's tiny_exp2l2f)
+// gcc inlines: its kernel functions
 // are then compiled without partial redundancy elimination (TINY_NO_PRE).
 // Where a select feeds such a helper (where(x > 0.5, x, 1).log(), pow's
 // log2 of a base with its zeros replaced), PRE folds the helper on the
@@ -289,7 +290,7 @@ func (r *cRenderer) render() string {
 // kernel, the loss's log) of them.
 func (r *cRenderer) inlinesLogOrSin() bool {
 	for _, u := range r.u {
-		if u.Op == OpLog2 || u.Op == OpSin {
+		if u.Op == OpLog2 || u.Op == OpSin || u.Op == OpExp2 && u.ReduceOp == OpLog2 {
 			return true
 		}
 	}
@@ -503,6 +504,11 @@ func (r *cRenderer) uop(i int) {
 			src[k] = r.ref(s)
 		}
 		from := operandType(r.u, u)
+		if u.Op == OpExp2 && u.ReduceOp == OpLog2 {
+			r.used["exp2"], r.used["log2"], r.used["pow"] = true, true, true
+			r.line("const %s %s = %s;", cValueType(u.DType), r.ref(i), powScaled(r.u, u, src, "tiny_exp2l2f", func(v float64) string { return cConst(v, Float32) }))
+			return
+		}
 		if u.Op == OpExp2 && len(src) > 1 && u.DType != Float64 {
 			r.used["exp2"] = true
 			r.line("const %s %s = %s;", cValueType(u.DType), r.ref(i), exp2Scaled(r.u, u, src, "tiny_exp2fs", func(v float64) string { return cConst(v, Float32) }))

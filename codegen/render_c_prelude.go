@@ -12,7 +12,7 @@ func cPrelude(used map[string]bool) string {
 	var b strings.Builder
 	b.WriteString("#include <stdint.h>\n#include <math.h>\n")
 	for _, h := range []struct{ name, code string }{
-		{"nopre", cNoPRE}, {"vec8", cVec8}, {"vec16", cVec16}, {"half", cHalf}, {"stream", cStream}, {"tr8", cTr8}, {"max", cMax}, {"f2i", cF2I}, {"exp2", cExp2}, {"log2", cLog2}, {"sin", cSin},
+		{"nopre", cNoPRE}, {"vec8", cVec8}, {"vec16", cVec16}, {"half", cHalf}, {"stream", cStream}, {"tr8", cTr8}, {"max", cMax}, {"f2i", cF2I}, {"exp2", cExp2}, {"log2", cLog2}, {"pow", cPow}, {"sin", cSin},
 	} {
 		if used[h.name] {
 			g := "TINY_" + strings.ToUpper(h.name)
@@ -279,9 +279,7 @@ static inline float tiny_exp2f(float x) {
   float n = __builtin_rintf(xc);
   return tiny_exp2_nf(n, xc - n);
 }
-static inline float tiny_exp2fs(float x, float hi, float lo) {
-  float y = x * hi;
-  float d = __builtin_fmaf(x, hi, -y) + x * lo;
+static inline float tiny_exp2_yd(float y, float d) {
   uint32_t db, keep = 0u - (uint32_t)(__builtin_fabsf(y) <= 160.0f);
   __builtin_memcpy(&db, &d, 4);
   db &= keep;
@@ -289,6 +287,10 @@ static inline float tiny_exp2fs(float x, float hi, float lo) {
   float yc = y < -160.0f ? -160.0f : y > 160.0f ? 160.0f : y;
   float n = __builtin_rintf(yc);
   return tiny_exp2_nf(n, (yc - n) + d);
+}
+static inline float tiny_exp2fs(float x, float hi, float lo) {
+  float y = x * hi;
+  return tiny_exp2_yd(y, __builtin_fmaf(x, hi, -y) + x * lo);
 }
 `
 	// log2: x = 2**k * m with m in [sqrt(1/2), sqrt(2)); with s = (m-1)/(m+1),
@@ -304,7 +306,7 @@ static inline float tiny_exp2fs(float x, float hi, float lo) {
 	// Subnormal scaling and the special cases are bit-mask selects for the
 	// same reason as in sin below: a ?: lets gcc put float work under a branch
 	// it will not if-convert, and the loop stays scalar on AVX2.
-	cLog2 = `static inline float tiny_log2f(float x) {
+	cLog2 = `static inline float tiny_log2_hl(float x, float* lo) {
   int sub = x < 0x1p-126f;
   float xs = x * 0x1p23f;
   uint32_t b, bs, ms = 0u - (uint32_t)sub;
@@ -330,7 +332,10 @@ static inline float tiny_exp2fs(float x, float hi, float lo) {
   float tl = __builtin_fmaf(chi, s, -th) + (clo * s + chi * sl);
   float kf = (float)(k - (sub ? 23 : 0));
   float hi = kf + th;
-  float res = hi + (((kf - hi) + th) + (tl + tail));
+  *lo = ((kf - hi) + th) + (tl + tail);
+  return hi;
+}
+static inline float tiny_log2_special(float x, float res) {
   uint32_t rb, xb;
   __builtin_memcpy(&rb, &res, 4);
   __builtin_memcpy(&xb, &x, 4);
@@ -341,6 +346,26 @@ static inline float tiny_exp2fs(float x, float hi, float lo) {
   rb = (rb & ~mx) | (xb & mx);
   __builtin_memcpy(&res, &rb, 4);
   return res;
+}
+static inline float tiny_log2f(float x) {
+  float lo, hi = tiny_log2_hl(x, &lo);
+  return tiny_log2_special(x, hi + lo);
+}
+`
+	// pow (a folded EXP2 of a LOG2, OptPow): 2**(s*log2 x) with the
+	// logarithm unrounded: its two parts (tiny_log2_hl, about 1e-9 apart
+	// from the exact value) scaled by s = hi + lo, the product's rounding
+	// error and the low parts carried into exp2's reduced argument. The
+	// special values are the LOG2's, and where they make y infinite or NaN
+	// the low parts are dropped as exp2fs drops them. Rounding the
+	// logarithm first, as LOG2 then EXP2 does, errs by half an ulp of a
+	// logarithm up to 128 times s, 2**-18 for x ** 1.3 near the float
+	// range's ends: 56 ulp of the result where torch's pow is within one.
+	cPow = `static inline float tiny_exp2l2f(float x, float hi, float lo) {
+  float ll, lh = tiny_log2_hl(x, &ll);
+  lh = tiny_log2_special(x, lh);
+  float y = lh * hi;
+  return tiny_exp2_yd(y, __builtin_fmaf(lh, hi, -y) + (lh * lo + ll * hi));
 }
 `
 	// sin: q = round(x * 2/pi) and r = x - q*pi/2 with pi/2 in three parts

@@ -343,13 +343,14 @@ func (r *clRenderer) render() *CLProgram {
 	var src strings.Builder
 	// No contraction: only a MULACC is fused (as fma), as on every device.
 	src.WriteString("#pragma OPENCL FP_CONTRACT OFF\n")
-	usesF64, usesF16, usesExp2s := false, false, false
+	usesF64, usesF16, usesExp2s, usesPow := false, false, false, false
 	for _, u := range r.u {
 		usesF64 = usesF64 || u.DType == Float64
 		usesF16 = usesF16 || u.DType == Float16
 		usesExp2s = usesExp2s || u.Op == OpExp2 && len(u.Src) > 1 && u.DType != Float64
+		usesPow = usesPow || u.Op == OpExp2 && u.ReduceOp == OpLog2
 	}
-	if usesF64 {
+	if usesF64 || usesPow && r.t.FP64 {
 		src.WriteString("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n")
 	}
 	if usesF16 && r.t.FP16 {
@@ -365,7 +366,7 @@ func (r *clRenderer) render() *CLProgram {
 		// to float rounding to odd, which the rounding to half keeps exact.
 		src.WriteString("#ifndef TINY_ODD\n#define TINY_ODD\nstatic inline float tiny_odd(double x) { float t = convert_float_rtz(x); if ((double)t != x && !isnan(x)) t = as_float(as_uint(t) | 1u); return t; }\n#endif\n")
 	}
-	if usesExp2s {
+	if usesExp2s || usesPow && !r.t.FP64 {
 		// A folded EXP2, 2**(x*s) with the product unrounded (hi + lo is
 		// s; Exp2Scale): the fma recovers what rounding x*hi dropped.
 		// Selects, not an early return for NaN and out-of-range
@@ -382,6 +383,16 @@ static inline float tiny_exp2fs(float x, float hi, float lo) {
 }
 #endif
 `)
+	}
+	if usesPow {
+		// A folded pow (codegen.OptPow): 2**(s*log2 x) with the logarithm
+		// unrounded, in double where the device has it; else the
+		// logarithm rounded to float, as LOG2 then EXP2.
+		body := "return tiny_exp2fs(log2(x), hi, lo);"
+		if r.t.FP64 {
+			body = "return (float)exp2(((double)hi + (double)lo) * log2((double)x));"
+		}
+		src.WriteString("#ifndef TINY_POW\n#define TINY_POW\nstatic inline float tiny_exp2l2f(float x, float hi, float lo) { " + body + " }\n#endif\n")
 	}
 	src.WriteString(kernels.String())
 	c.Source = src.String()
@@ -755,6 +766,10 @@ func (r *clRenderer) uop(i int) {
 			src[k] = r.ref(s)
 		}
 		from := operandType(r.u, u)
+		if u.Op == OpExp2 && u.ReduceOp == OpLog2 {
+			r.line("const %s %s = %s;", clValueType(u.DType), r.ref(i), powScaled(r.u, u, src, "tiny_exp2l2f", func(v float64) string { return clConst(v, Float32) }))
+			return
+		}
 		if u.Op == OpExp2 && len(src) > 1 && u.DType != Float64 {
 			r.line("const %s %s = %s;", clValueType(u.DType), r.ref(i), exp2Scaled(r.u, u, src, "tiny_exp2fs", func(v float64) string { return clConst(v, Float32) }))
 			return

@@ -22,8 +22,15 @@ import "math"
 //     ADD or SUB is rounded as before, the product is not (Exp2Scale); a
 //     device evaluates the argument as it goes, with no pass of its own
 //     for the ADD and the MUL.
+//   - pow (foldPow): a float32 EXP2 folded as exp2(x*s) whose x is a LOG2
+//     computed in the same loop and used nowhere else becomes EXP2 [a, s]
+//     with ReduceOp LOG2: 2**(s*log2 a) with the logarithm unrounded, as
+//     Tensor.Pow's 2**(e*log2|x|) asks. Rounding the logarithm to float32
+//     first errs by half its ulp times s in the exponent (56 ulp of x **
+//     1.3 near the float range's ends); unrounded, a power is within about
+//     an ulp, as torch's pow.
 //
-// Both rewrites are recorded among the Program's Opts (opt.go) and can be
+// The rewrites are recorded among the Program's Opts (opt.go) and can be
 // turned off with Options.Skip.
 
 // rewriter holds the linear uops while they are rewritten in place; dead
@@ -138,6 +145,26 @@ func (r *rewriter) foldExp2() int {
 	return n
 }
 
+// foldPow folds LOG2s into the float32 EXP2s foldExp2 made of their
+// scaled values; it returns how many.
+func (r *rewriter) foldPow() int {
+	n := 0
+	for i := range r.u {
+		u := &r.u[i]
+		if r.dead[i] || u.Op != OpExp2 || u.DType != Float32 || len(u.Src) != 2 || u.ReduceOp != 0 {
+			continue
+		}
+		l := u.Src[0]
+		if x := r.u[l]; r.dead[l] || x.Op != OpLog2 || x.DType != Float32 || len(x.Src) != 1 || r.uses[l] != 1 || r.scope[l] != r.scope[i] {
+			continue
+		}
+		*u = UOp{Op: OpExp2, DType: u.DType, Src: []int{r.u[l].Src[0], u.Src[1]}, ReduceOp: OpLog2}
+		r.dead[l] = true
+		n++
+	}
+	return n
+}
+
 // byInvariant splits the operands of binary uop m of loop h into one
 // computed in the loop and one from outside it (the second, when ordered).
 func (r *rewriter) byInvariant(m, h int, ordered bool) (x, k int, ok bool) {
@@ -186,8 +213,12 @@ func exp2Args(u UOp, s []string) []string {
 	return s
 }
 
-// exp2Base returns the expression EXP2 u scales: x, or (x+k) or (x-k).
+// exp2Base returns the expression EXP2 u scales: x, (x+k) or (x-k), or
+// log2(x) for a folded pow.
 func exp2Base(u UOp, s []string) string {
+	if u.ReduceOp == OpLog2 {
+		return "log2(" + s[0] + ")"
+	}
 	if len(s) < 3 {
 		return s[0]
 	}
@@ -230,4 +261,14 @@ func exp2Scaled(us []UOp, u UOp, s []string, fn string, konst func(float64) stri
 		hi, lo = konst(float64(h)), konst(float64(l))
 	}
 	return fn + "(" + exp2Base(u, s) + ", " + hi + ", " + lo + ")"
+}
+
+// powScaled returns the C or OpenCL C call of fn for folded pow u (foldPow)
+// whose operands render as s: x, then s's hi and lo as exp2Scaled gives them.
+func powScaled(us []UOp, u UOp, s []string, fn string, konst func(float64) string) string {
+	hi, lo := s[1], konst(0)
+	if h, l, ok := Exp2Scale(us, u); ok {
+		hi, lo = konst(float64(h)), konst(float64(l))
+	}
+	return fn + "(" + s[0] + ", " + hi + ", " + lo + ")"
 }

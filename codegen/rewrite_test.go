@@ -84,6 +84,62 @@ func TestFoldExp2(t *testing.T) {
 	}
 }
 
+// TestFoldPow checks that exp2(log2(x) * c), Tensor.Pow's general path,
+// becomes one EXP2 [x, c] with ReduceOp LOG2 (and no LOG2 left) that the
+// renderers compute with the logarithm unrounded, that the rewrite is
+// recorded as POW and can be skipped, and that a LOG2 used twice, or a
+// float64 kernel, is left as it was.
+func TestFoldPow(t *testing.T) {
+	s := shape.FromInts(64, 128)
+	cst := func(d DType, v float64) *Node {
+		return &Node{Op: OpConst, DType: d, Val: v, ST: must(shape.FromInts(1, 1).ExpandInts([]int{64, 128}))}
+	}
+	powK := func(d DType) *Kernel {
+		return &Kernel{AST: store(d, s, alu(OpExp2, d, alu(OpMul, d, alu(OpLog2, d, load(1, d, s)), cst(d, 1.3)))),
+			Bufs: []BufSpec{{d, 64 * 128}, {d, 64 * 128}}}
+	}
+	p := lower(t, powK(Float32), Options{})
+	var e *UOp
+	for i := range p.UOps {
+		if p.UOps[i].Op == OpExp2 {
+			e = &p.UOps[i]
+		}
+	}
+	if e == nil || len(e.Src) != 2 || e.ReduceOp != OpLog2 || count(p, OpLog2) != 0 || floats(p, OpMul) != 0 {
+		t.Fatalf("want EXP2 [x, c] LOG2 and no LOG2 or MUL\n%s", p)
+	}
+	if !strings.Contains(p.Opts.String(), "POW(1)") {
+		t.Errorf("Opts %s do not record POW(1)", p.Opts)
+	}
+	if src := RenderC(p); !strings.Contains(src, "tiny_exp2l2f(") || !strings.Contains(src, ", 1.3f, 0.0f)") {
+		t.Errorf("C lacks the folded pow\n%s", src)
+	}
+	for _, fp64 := range []bool{true, false} {
+		cl, err := RenderCL(p, CLTarget{FP64: fp64})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[bool]string{true: "log2((double)x)", false: "tiny_exp2fs(log2(x), hi, lo)"}[fp64]
+		if !strings.Contains(cl.Source, "tiny_exp2l2f(") || !strings.Contains(cl.Source, want) {
+			t.Errorf("OpenCL C (fp64 %v) lacks the folded pow\n%s", fp64, cl.Source)
+		}
+	}
+	if q := lower(t, powK(Float32), Options{Skip: []OptOp{OptPow}}); count(q, OpLog2) != 1 || strings.Contains(q.Opts.String(), "POW") {
+		t.Errorf("skipping POW left\n%s", q)
+	}
+	if q := lower(t, powK(Float64), Options{}); count(q, OpLog2) != 1 {
+		t.Errorf("a float64 pow folded\n%s", q)
+	}
+	// The logarithm also stored: it stays, and so does the EXP2's own operand.
+	x := load(1, Float32, s)
+	lg := alu(OpLog2, Float32, x)
+	two := &Kernel{AST: store(Float32, s, alu(OpAdd, Float32, alu(OpExp2, Float32, alu(OpMul, Float32, lg, cst(Float32, 1.3))), lg)),
+		Bufs: []BufSpec{{Float32, 64 * 128}, {Float32, 64 * 128}}}
+	if q := lower(t, two, Options{}); count(q, OpLog2) != 1 || strings.Contains(q.Opts.String(), "POW") {
+		t.Errorf("a LOG2 used twice folded\n%s", q)
+	}
+}
+
 // floats counts the uops of p with op and a float dtype.
 func floats(p *Program, op Op) int {
 	n := 0

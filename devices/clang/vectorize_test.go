@@ -12,7 +12,7 @@ import (
 )
 
 // TestSelectIntoHelperVectorizes compiles elementwise kernels where a
-// select feeds the inlined LOG2 and SIN helpers (where(x > 0.5, x, 1).log(),
+// select feeds the inlined LOG2, SIN and folded pow helpers (where(x > 0.5, x, 1).log(),
 // as pow's log2 of a base with its zeros replaced), and a floor (selects
 // around a float to int32 conversion, tiny_f2i32f), and checks, from gcc's
 // own report, that the loop is vectorized: gcc's partial redundancy
@@ -42,6 +42,10 @@ func TestSelectIntoHelperVectorizes(t *testing.T) {
 		"log2 of a select": kt.Op(codegen.OpLog2, f32, sel),
 		"sin of a select":  kt.Op(codegen.OpSin, f32, sel),
 		"floor":            floor,
+		// x ** 1.3's core, folded into tiny_exp2l2f (codegen.OptPow): the
+		// fold's kernel needs TINY_NO_PRE too (61 ms for 4096x1024
+		// without, 6 with).
+		"pow of a select": kt.Op(codegen.OpExp2, f32, kt.Op(codegen.OpMul, f32, kt.Op(codegen.OpLog2, f32, sel), kt.Const(1.3, f32, s))),
 	} {
 		op := name
 		p, err := codegen.Lower(kt.Kernel(s, v, kt.Spec(f32, 4096)), codegen.Options{})

@@ -63,15 +63,18 @@ func exp2v(v float64) float32 {
 }
 
 // log2f returns log2(x).
-func log2f(x float32) float32 {
+func log2f(x float32) float32 { return float32(log2d(x)) }
+
+// log2d returns log2(x) unrounded, within about 1e-15 of the exact value.
+func log2d(x float32) float64 {
 	v := widen(x)
 	switch {
 	case v != v || v < 0:
-		return float32(math.NaN())
+		return math.NaN()
 	case v == 0:
-		return float32(math.Inf(-1))
+		return math.Inf(-1)
 	case math.IsInf(v, 1):
-		return x
+		return v
 	}
 	b := math.Float64bits(v)
 	e := int64(b>>52) - 1023
@@ -83,7 +86,16 @@ func log2f(x float32) float32 {
 	s := (m - 1) / (m + 1) // |s| <= 0.172
 	s2 := s * s
 	ln := 2 * s * (1 + s2*(1.0/3+s2*(1.0/5+s2*(1.0/7+s2*(1.0/9+s2*(1.0/11+s2*(1.0/13+s2*(1.0/15))))))))
-	return float32(float64(e) + ln/math.Ln2)
+	return float64(e) + ln/math.Ln2
+}
+
+// powRun sets d[i] = 2**(s*log2 a[i]) with the logarithm and the product
+// unrounded (a folded pow: codegen.OptPow).
+func powRun(d, a []float32, s float64) {
+	a = a[:len(d)]
+	for i, x := range a {
+		d[i] = exp2v(s * log2d(x))
+	}
 }
 
 // The parts of pi/2 for Cody-Waite reduction (fdlibm's): k*pio2a is exact

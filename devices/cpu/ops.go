@@ -298,6 +298,16 @@ func (c *compiler) exp2Scaled(i int) vfunc {
 		}
 	}
 	hi, lo, konst := codegen.Exp2Scale(c.u, u)
+	if u.ReduceOp == codegen.OpLog2 {
+		return func(fr *frame, _, n int) {
+			t := fr.cur.f32
+			s := float64(t[mul][0])
+			if konst {
+				s = float64(hi) + float64(lo)
+			}
+			powRun(t[i][:n], t[x][:n], s)
+		}
+	}
 	return func(fr *frame, _, n int) {
 		t := fr.cur.f32
 		k, m := exp2Scaling(t, add, mul, neg)

@@ -24,7 +24,9 @@
 //	the ALU ops    alu.go: the result of the operation, in DType
 //	MULACC         [a, b, c]: a*b + c, a float rounded once (fused: C's fma, fmaf)
 //	EXP2           [x]: exp2(x); [x, s]: exp2(x*s); [x, k, s]: exp2((x ReduceOp k)*s),
-//	               ReduceOp ADD or SUB, each step rounded as if on its own
+//	               ReduceOp ADD or SUB, each step rounded as if on its own;
+//	               [x, s] with ReduceOp LOG2: exp2(log2(x)*s), the logarithm and
+//	               the product unrounded (a folded pow)
 //
 // An index outside its buffer or accumulator array is an error, not a
 // crash. The program's global loop runs in order like any loop: a
@@ -36,6 +38,7 @@ package ref
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"tiny/codegen"
 	"tiny/devices"
@@ -208,10 +211,14 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 				err = m.store(i, alu(u.ReduceOp, u.DType, u.DType, acc, regs[u.Src[2]], value{}))
 			}
 		case codegen.OpExp2:
-			// exp2(x), exp2(x*s) or exp2((x ReduceOp k)*s): x ReduceOp k
+			// exp2(x), exp2(x*s), exp2(log2(x)*s) or exp2((x ReduceOp k)*s): x ReduceOp k
 			// rounded, the product not (codegen.Exp2Scale says why, and
 			// what a constant s stands for); the power rounded once.
 			x := regs[u.Src[0]]
+			if u.ReduceOp == codegen.OpLog2 {
+				// A folded pow (codegen.OptPow): the logarithm unrounded.
+				x = value{f: math.Log2(x.f)}
+			}
 			if len(u.Src) == 3 {
 				x = alu(u.ReduceOp, u.DType, u.DType, x, regs[u.Src[1]], value{})
 			}
