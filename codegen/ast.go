@@ -21,6 +21,13 @@ import (
 //	STORE st=(4, 1)
 //	  REDUCE_AXIS ADD axes=(1,)
 //	    LOAD buf=1 st=(4, 8)
+//
+// A scatter's store has a second operand, an integer value computed in the
+// kernel: it writes Src[0] at the index its ShapeTracker gives plus Src[1]
+// times Stride, where Src[1] is in [0, Bound), and nowhere else; the rest of
+// the buffer keeps what it held. Its kernel runs serially (Program.Serial),
+// so that of two writes to one element the later one, in the order of the
+// kernel's loops, stays: Tensor.Scatter's last write wins.
 type Node struct {
 	Op    Op
 	DType DType   // the dtype of the value the node produces (Store: of the stored value)
@@ -33,8 +40,8 @@ type Node struct {
 	ReduceOp Op    // Reduce: OpAdd, OpMax or OpMul
 	Axes     []int // Reduce: the axes folded, in increasing order
 
-	Stride int // Gather: the buffer distance between neighbouring values of Src[0]
-	Bound  int // Gather: Src[0] reads the buffer when in [0, Bound), else 0
+	Stride int // Gather, scattering Store: the buffer distance between neighbouring values of Src[0] (Store: Src[1])
+	Bound  int // Gather: Src[0] reads the buffer when in [0, Bound), else 0; scattering Store: Src[1] writes when in [0, Bound)
 }
 
 // BufSpec describes one buffer a kernel touches.
@@ -49,6 +56,10 @@ type Kernel struct {
 	Name string    // a tinygrad-style name such as E_3 or r_4_8; see KernelName
 	AST  *Node     // the OpStore root
 	Bufs []BufSpec // Bufs[i] is buffer i as the AST refers to it
+	// Cached says the next kernel writes into the output at computed
+	// places (a scatter's copy): its store is not streamed around the
+	// caches (no OptStream), so that those writes find its lines there.
+	Cached bool
 }
 
 // String prints the AST as the tree tinygrad shows at DEBUG=2, one node per line.
@@ -78,10 +89,16 @@ func (k *Kernel) String() string {
 	return b.String()
 }
 
+// Scatters reports whether x is a scatter's store (Node).
+func (x *Node) Scatters() bool { return x.Op == OpStore && len(x.Src) == 2 }
+
 // describe returns the node's op and argument as one line.
 func (x *Node) describe() string {
 	switch x.Op {
 	case OpLoad, OpStore:
+		if x.Scatters() {
+			return fmt.Sprintf("%s MemBuffer(idx=%d, dtype=%s, st=%s) (scatter: stride=%d, bound=%d)", x.Op, x.Buf, x.DType, x.ST, x.Stride, x.Bound)
+		}
 		return fmt.Sprintf("%s MemBuffer(idx=%d, dtype=%s, st=%s)", x.Op, x.Buf, x.DType, x.ST)
 	case OpGather:
 		return fmt.Sprintf("%s MemBuffer(idx=%d, dtype=%s, st=%s) (stride=%d, bound=%d)", x.Op, x.Buf, x.DType, x.ST, x.Stride, x.Bound)

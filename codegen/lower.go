@@ -33,6 +33,14 @@ type Options struct {
 // axes into a loop nest (see nest), then emits uops for the AST inside it,
 // with index and valid expressions from each ShapeTracker.
 func Lower(k *Kernel, opts Options) (p *Program, err error) {
+	if k.AST != nil && k.AST.Scatters() {
+		// A scatter writes at positions computed from data: no streamed
+		// store (whose buffer of a row assumes the rows' places), and no
+		// transpose tiles (whose blocks copy a load to a store as it is).
+		opts.Skip = append(slices.Clone(opts.Skip), OptStream, OptTile)
+	} else if k.Cached {
+		opts.Skip = append(slices.Clone(opts.Skip), OptStream)
+	}
 	pl, err := analyze(k)
 	if err != nil {
 		return nil, err
@@ -64,7 +72,7 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 	ch.rewrite(OptExp2, rw.foldExp2)
 	ch.rewrite(OptPow, rw.foldPow)
 	ch.rewrite(OptMulAcc, rw.fuseMulAcc)
-	p = &Program{Name: k.Name, UOps: rw.compact(), Bufs: k.Bufs, SplitReduce: nt.split, Opts: ch.applied, Vector: opts.Target.Vector}
+	p = &Program{Name: k.Name, UOps: rw.compact(), Bufs: k.Bufs, SplitReduce: nt.split, Serial: pl.scatterSerial(nt), Opts: ch.applied, Vector: opts.Target.Vector}
 	if p.Name == "" {
 		p.Name = pl.name()
 	}
@@ -171,6 +179,16 @@ func (e *emitter) emit(nt nest) {
 			v := e.value(root.Src[0])
 			v = e.cast(v, pl.k.Bufs[root.Buf].DType)
 			idx, valid := e.index(root)
+			if idx != nil && root.Scatters() {
+				// The position along the scattered axis is data: in
+				// [0, Bound) it moves the index by Stride per step, and
+				// elsewhere nothing is written.
+				w := e.cast(e.value(root.Src[1]), Index)
+				idx = e.b.pure(UOp{Op: OpAdd, DType: Index}, idx, e.b.pure(UOp{Op: OpMul, DType: Index}, w, e.konst(float64(root.Stride), Index)))
+				lo := e.b.pure(UOp{Op: OpCmpLt, DType: Bool}, e.konst(-1, Index), w)
+				hi := e.b.pure(UOp{Op: OpCmpLt, DType: Bool}, w, e.konst(float64(root.Bound), Index))
+				valid = e.and(valid, e.b.pure(UOp{Op: OpAnd, DType: Bool}, lo, hi))
+			}
 			valid = e.and(valid, e.storeValid())
 			src := []*bnode{e.global(root.Buf), idx, v}
 			if valid != nil {

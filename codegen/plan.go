@@ -288,6 +288,25 @@ func (pl *plan) reshapeFewer(target *Node, newShape []int, newRed []bool, f func
 	return true
 }
 
+// scatterSerial reports whether a scatter's program must run serially: when
+// its global loop walks the scattered axis, the one its store's tracker
+// does not move along (the index's value does). A global loop over another
+// axis gives each worker elements no other worker writes: each of those
+// axes' positions is a distinct row-major place of the output, whatever
+// index the scattered axis takes.
+func (pl *plan) scatterSerial(nt nest) bool {
+	if !pl.k.AST.Scatters() {
+		return false
+	}
+	if len(nt.outer) == 0 || nt.outer[0].kind != RangeGlobal || nt.split {
+		return true
+	}
+	st := pl.sts[pl.k.AST]
+	v := st.Views[len(st.Views)-1]
+	s, ok := v.Strides[nt.outer[0].axis].Int()
+	return !ok || s == 0
+}
+
 // dropOnes removes the axes of size 1.
 func (pl *plan) dropOnes() {
 	keep := func(s []int) []int {

@@ -323,7 +323,7 @@ func (r *clRenderer) render() *CLProgram {
 	c := &CLProgram{Vars: r.vars, p: r.p}
 	var kernels strings.Builder
 	switch {
-	case r.global < 0:
+	case r.global < 0 || r.p.Serial:
 		c.Mode = "single"
 		c.Kernels = []CLKernel{{Name: r.name}}
 		r.single()

@@ -64,6 +64,7 @@ type Program struct {
 	Bufs        []BufSpec
 	Global      int   // iterations of the global loop; 0 when the program has no loop
 	SplitReduce bool  // the global loop is a reduce loop with private partial accumulators
+	Serial      bool  // the program runs in one piece on one worker, its loops in order (a scatter: Node)
 	Work        int64 // loop iterations per run (the product of all loop sizes), to decide how many workers pay off
 	Flops       int64 // estimated ALU operations per run
 	Bytes       int64 // estimated bytes moved per run (each buffer once)

@@ -47,6 +47,10 @@ func (t *Tensor) Graph() []GraphNode {
 			g.Kind, g.Op, srcs = "contiguous", "CONTIGUOUS", n.src
 		case kView:
 			g.Kind, g.Op, g.ST, srcs = "view", "VIEW", n.st, []*lazy{n.base}
+		case kGather:
+			g.Kind, g.Op, srcs = "gather", fmt.Sprintf("GATHER (%d)", n.axes[0]), n.src
+		case kScatter:
+			g.Kind, g.Op, srcs = "scatter", fmt.Sprintf("SCATTER (%d)", n.axes[0]), n.src
 		}
 		out = append(out, g)
 		for _, s := range srcs {

@@ -19,6 +19,7 @@ const (
 	kContiguous              // a copy of src into a fresh buffer
 	kView                    // base seen through st
 	kGather                  // src[0] read along axes[0] at the positions src[1] holds (gather.go)
+	kScatter                 // src[0], a copy of its own, with src[2]'s values written along axes[0] at the positions src[1] holds (advindex.go)
 )
 
 // lazy is a node of the lazy graph, tinygrad's LazyBuffer. A base (every

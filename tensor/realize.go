@@ -159,8 +159,17 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 	for i, it := range items {
 		out, ok := inPlace(items, i, bufOf), false
 		shared := out != nil // an assigned buffer, already counted
+		if it.out.kind == kScatter {
+			// A scatter writes into its copy's buffer, which becomes its
+			// own: nothing else reads the copy (scatterStore).
+			into := it.out.src[0]
+			out, shared = temps[into], true
+			delete(temps, into)
+		}
 		if out != nil {
-			out.Share()
+			if it.out.kind != kScatter {
+				out.Share()
+			}
 			ok = true
 		} else {
 			out, ok = outputBuffer(it.out.dtype, prod(it.out.shape), isTarget[it.out])
@@ -411,7 +420,7 @@ func cacheKey(k *codegen.Kernel) string {
 		if x.Op == codegen.OpLoad || x.Op == codegen.OpConst || x.Op == codegen.OpStore || x.Op == codegen.OpGather {
 			b.WriteString(x.ST.String())
 		}
-		if x.Op == codegen.OpGather {
+		if x.Op == codegen.OpGather || x.Scatters() {
 			fmt.Fprintf(&b, " stride=%d bound=%d", x.Stride, x.Bound)
 		}
 		b.WriteByte('\n')
@@ -420,6 +429,9 @@ func cacheKey(k *codegen.Kernel) string {
 	walk(k.AST)
 	for _, s := range k.Bufs {
 		fmt.Fprintf(&b, "%s[%d] ", s.DType, s.Size)
+	}
+	if k.Cached {
+		b.WriteString("cached")
 	}
 	return b.String()
 }

@@ -223,9 +223,19 @@ func interpKernel(k *codegen.Kernel, bufs []*devices.Buffer) {
 		return aluRef(n.Op, d, args...)
 	}
 	pos := make([]int, len(out))
+	if k.AST.Scatters() {
+		// In place, in order: the last write to an element stays.
+		result = readFloats(bufs[0])
+	}
 	forEach(out, allAxes(len(out)), pos, func() {
 		gen++
-		i, _ := index(k.AST, pos)
+		i, ok := index(k.AST, pos)
+		if k.AST.Scatters() {
+			if v := int(eval(k.AST.Src[1], pos)); ok && v >= 0 && v < k.AST.Bound {
+				result[i+v*k.AST.Stride] = roundTo(eval(k.AST.Src[0], pos), k.AST.DType)
+			}
+			return
+		}
 		result[i] = roundTo(eval(k.AST.Src[0], pos), k.AST.DType)
 	})
 	writeFloats(bufs[0], result)

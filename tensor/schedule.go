@@ -43,11 +43,13 @@ type scheduler struct {
 	seen    map[*lazy]bool          // visited bases
 	realize map[*lazy]bool          // bases that get a buffer
 	stores  map[*lazy]shape.Tracker // a kernel's store through its reduce's axes, where not row-major (fuseReduces)
+	// scatterCopy marks the copies scatters write into (codegen.Kernel.Cached).
+	scatterCopy map[*lazy]bool
 }
 
 // schedule returns the kernels that realize the bases of targets, in order.
 func schedule(targets []*lazy) []*item {
-	s := &scheduler{seen: map[*lazy]bool{}, realize: map[*lazy]bool{}, stores: map[*lazy]shape.Tracker{}}
+	s := &scheduler{seen: map[*lazy]bool{}, realize: map[*lazy]bool{}, stores: map[*lazy]shape.Tracker{}, scatterCopy: map[*lazy]bool{}}
 	for _, t := range targets {
 		b := t.baseOf()
 		if b.kind == kBuffer || b.kind == kConst {
@@ -86,8 +88,11 @@ func (s *scheduler) collect(root *lazy) {
 			return false
 		}
 		s.seen[b] = true
-		if b.kind == kContiguous {
+		if b.kind == kContiguous || b.kind == kScatter {
 			s.realize[b] = true
+		}
+		if b.kind == kScatter {
+			s.scatterCopy[b.src[0]] = true
 		}
 		if b.kind == kGather {
 			// The gathered tensor is read from memory at computed positions.
@@ -497,6 +502,9 @@ type astWriter struct {
 
 // build returns the kernel that computes base o.
 func (s *scheduler) build(o *lazy) *item {
+	if o.kind == kScatter {
+		return s.buildScatter(o)
+	}
 	bd := &astWriter{s: s, out: o, red: s.kernelReduce(o), bufIdx: map[*lazy]int{}, memo: map[string]*codegen.Node{}}
 	space := o.shape
 	if bd.red != nil {
@@ -507,6 +515,36 @@ func (s *scheduler) build(o *lazy) *item {
 		st = p
 	}
 	root := &codegen.Node{Op: codegen.OpStore, DType: o.dtype, ST: st, Src: []*codegen.Node{bd.emit(o, st)}}
+	bufs := []codegen.BufSpec{{DType: o.dtype, Size: prod(o.shape)}}
+	for _, in := range bd.inputs {
+		bufs = append(bufs, codegen.BufSpec{DType: in.dtype, Size: prod(in.shape)})
+	}
+	k := &codegen.Kernel{AST: root, Bufs: bufs, Cached: s.scatterCopy[o]}
+	k.Name = codegen.KernelName(k)
+	return &item{out: o, inputs: bd.inputs, kernel: k}
+}
+
+// buildScatter returns the kernel of scatter o: over the positions of its
+// indices, a scattering store (codegen.Node) into the buffer of o's copy
+// (src[0], realized by the item before, which realize hands to this one),
+// at the output's row-major place of every axis but the scattered one, and
+// along it at the index's value.
+func (s *scheduler) buildScatter(o *lazy) *item {
+	bd := &astWriter{s: s, out: o, bufIdx: map[*lazy]int{}, memo: map[string]*codegen.Node{}}
+	idx, vals, d := o.src[1], o.src[2], o.axes[0]
+	space := shape.FromInts(idx.shape...)
+	strides := make([]int, len(o.shape))
+	for a, st := len(o.shape)-1, 1; a >= 0; a-- {
+		strides[a], st = st, st*o.shape[a]
+	}
+	along := strides[d]
+	strides[d] = 0
+	v, err := shape.NewView(shape.Ints(idx.shape...), shape.Ints(strides...), nil, nil)
+	if err != nil {
+		panic("internal error: scatter: " + err.Error())
+	}
+	root := &codegen.Node{Op: codegen.OpStore, DType: o.dtype, ST: shape.Tracker{Views: []shape.View{v}},
+		Src: []*codegen.Node{bd.emit(vals, space), bd.emit(idx, space)}, Stride: along, Bound: o.shape[d]}
 	bufs := []codegen.BufSpec{{DType: o.dtype, Size: prod(o.shape)}}
 	for _, in := range bd.inputs {
 		bufs = append(bufs, codegen.BufSpec{DType: in.dtype, Size: prod(in.shape)})

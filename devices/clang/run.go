@@ -99,7 +99,7 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 		vals[i] = v
 	}
 	workers := 1
-	if p.Global >= 2 && parallelWork(p) {
+	if p.Global >= 2 && parallelWork(p) && !p.Serial {
 		workers = min(r.threads, p.Global)
 	}
 	chunks := devices.Chunks(p.Global, workers)

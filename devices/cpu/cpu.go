@@ -104,7 +104,7 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 		return err
 	}
 	workers := 1
-	if g := r.prog.global; g != nil && p.Work >= minParallel {
+	if g := r.prog.global; g != nil && p.Work >= minParallel && !p.Serial {
 		workers = min(r.threads, p.Global)
 	}
 	var stop atomic.Bool
