@@ -262,16 +262,13 @@ func (t *Tensor) SetIndex(items []IndexItem, v *Tensor) *Tensor {
 		}
 		out = mask.Where(vals, t)
 	} else {
-		// Positions of the selected elements in t, flat; the last value
-		// written to each position wins.
-		numel := t.Numel()
-		where := t.n.eng.Arange(0, float64(numel), 1, Int32).Reshape(t.n.shape...).Index(items...).Reshape(-1)
-		m := sel.Numel()
-		ord := t.n.eng.Arange(1, float64(m+1), 1, Int32).Reshape(1, m).Expand(numel, m)
-		pos := t.n.eng.Arange(0, float64(numel), 1, Int32).Reshape(numel, 1).Expand(numel, m)
-		last := where.Reshape(1, m).Expand(numel, m).Eq(pos).Where(ord, 0).Max([]int{1}, false)
-		picked := vals.Reshape(-1).take(0, last.Sub(1))
-		out = last.Gt(0).Where(picked, t.Reshape(-1)).Reshape(t.n.shape...)
+		// Positions of the selected elements in t, flat, and a scattering
+		// store of the values there in order: the last value written to a
+		// position wins. (A one-hot of every position against every
+		// selected one took numel x selected steps.) Realized here, so
+		// that the copy below is the view's own buffer, not another copy.
+		where := t.n.eng.Arange(0, float64(t.Numel()), 1, Int32).Reshape(t.n.shape...).Index(items...).Reshape(-1)
+		out = t.Reshape(-1).scatterStore(0, where, vals.Reshape(-1)).Reshape(t.n.shape...).Realize()
 	}
 	// Not t.Assign: in-place writes read back wrong on the GPU device
 	// (main's TestAssignInPlace fails there too); the caller rebinds.

@@ -106,3 +106,27 @@ func TestScatterGradKeepsFold(t *testing.T) {
 		t.Fatalf("grad %v, want %v", g, want)
 	}
 }
+
+// Setting positions chosen by tensor indices writes them with a scattering
+// store, not a one-hot of every position against every selected one
+// (numel x selected steps: x[rows] = v for 512 rows of a 4096x1024 tensor
+// would compare 4M positions with 512K), and a position selected twice
+// takes the last value.
+func TestSetIndexByTensorScatters(t *testing.T) {
+	var log strings.Builder
+	e, err := NewEngine(Options{Device: "CPU", Debug: 2, Log: &log})
+	if err != nil {
+		t.Skip(err)
+	}
+	x := e.Zeros(Float32, 5, 4).Contiguous()
+	idx := e.FromInts([]int64{1, 3, 1}, []int{3}, Int32)
+	v := e.FromFloats([]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, []int{3, 4}, Float32)
+	got := x.SetIndex([]IndexItem{TensorIndex(idx)}, v).Floats()
+	want := []float64{0, 0, 0, 0, 9, 10, 11, 12, 0, 0, 0, 0, 5, 6, 7, 8, 0, 0, 0, 0}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	if s := log.String(); !strings.Contains(s, "(scatter: ") || strings.Contains(s, "REDUCE") {
+		t.Fatalf("want a scattering store and no reduce:\n%s", s)
+	}
+}
