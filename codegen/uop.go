@@ -76,8 +76,9 @@ type Program struct {
 	Vector int
 }
 
-// String prints the applied optimizations and the target's vector width
-// (when the target sets one), then the uop list, one uop per line, the way
+// String prints the applied optimizations, the target's vector width
+// (when the target sets one) and whether the program is serial, then the
+// uop list, one uop per line, the way
 // DEBUG=3 shows it: index, op, dtype, operands and argument.
 func (p *Program) String() string {
 	var b strings.Builder
@@ -86,6 +87,9 @@ func (p *Program) String() string {
 	}
 	if p.Vector != 0 {
 		fmt.Fprintf(&b, "vector %d floats\n", p.Vector)
+	}
+	if p.Serial {
+		b.WriteString("serial: one worker, the loops in order\n")
 	}
 	depth := 0
 	for i, u := range p.UOps {
