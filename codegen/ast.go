@@ -27,7 +27,10 @@ import (
 // times Stride, where Src[1] is in [0, Bound), and nowhere else; the rest of
 // the buffer keeps what it held. Its kernel runs serially (Program.Serial),
 // so that of two writes to one element the later one, in the order of the
-// kernel's loops, stays: Tensor.Scatter's last write wins.
+// kernel's loops, stays: Tensor.Scatter's last write wins. With ReduceOp
+// (OpAdd, OpMul) the store folds into the element instead: it reads the
+// element and writes the element op Src[0] (scatter's add and multiply, a
+// gather's gradient).
 type Node struct {
 	Op    Op
 	DType DType   // the dtype of the value the node produces (Store: of the stored value)
@@ -37,7 +40,7 @@ type Node struct {
 	ST  shape.Tracker // Load, Const, Store: how the buffer (or constant) is indexed
 	Val float64       // Const: the value (ints and bools are exact below 2**53)
 
-	ReduceOp Op    // Reduce: OpAdd, OpMax or OpMul
+	ReduceOp Op    // Reduce: OpAdd, OpMax or OpMul; scattering Store: 0, or the fold OpAdd or OpMul
 	Axes     []int // Reduce: the axes folded, in increasing order
 
 	Stride int // Gather, scattering Store: the buffer distance between neighbouring values of Src[0] (Store: Src[1])
@@ -97,7 +100,11 @@ func (x *Node) describe() string {
 	switch x.Op {
 	case OpLoad, OpStore:
 		if x.Scatters() {
-			return fmt.Sprintf("%s MemBuffer(idx=%d, dtype=%s, st=%s) (scatter: stride=%d, bound=%d)", x.Op, x.Buf, x.DType, x.ST, x.Stride, x.Bound)
+			fold := ""
+			if x.ReduceOp != 0 {
+				fold = " " + x.ReduceOp.String()
+			}
+			return fmt.Sprintf("%s MemBuffer(idx=%d, dtype=%s, st=%s) (scatter%s: stride=%d, bound=%d)", x.Op, x.Buf, x.DType, x.ST, fold, x.Stride, x.Bound)
 		}
 		return fmt.Sprintf("%s MemBuffer(idx=%d, dtype=%s, st=%s)", x.Op, x.Buf, x.DType, x.ST)
 	case OpGather:

@@ -38,6 +38,14 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 		// store (whose buffer of a row assumes the rows' places), and no
 		// transpose tiles (whose blocks copy a load to a store as it is).
 		opts.Skip = append(slices.Clone(opts.Skip), OptStream, OptTile)
+		if k.AST.ReduceOp != 0 {
+			// A folding scatter reads each element before it writes it:
+			// its loops stay as the scheduler laid them out (the scattered
+			// axis outermost) and none is unrolled, so that each read
+			// follows the write before it.
+			opts.NoMerge = true
+			opts.Skip = append(opts.Skip, OptUnroll)
+		}
 	} else if k.Cached {
 		opts.Skip = append(slices.Clone(opts.Skip), OptStream)
 	}
@@ -188,6 +196,17 @@ func (e *emitter) emit(nt nest) {
 				lo := e.b.pure(UOp{Op: OpCmpLt, DType: Bool}, e.konst(-1, Index), w)
 				hi := e.b.pure(UOp{Op: OpCmpLt, DType: Bool}, w, e.konst(float64(root.Bound), Index))
 				valid = e.and(valid, e.b.pure(UOp{Op: OpAnd, DType: Bool}, lo, hi))
+				if root.ReduceOp != 0 {
+					// Fold into the element: its LOAD is ordered, not
+					// pure, so that it stays between the writes before
+					// and after it instead of being merged or hoisted.
+					src := []*bnode{e.global(root.Buf), idx}
+					if valid != nil {
+						src = append(src, valid)
+					}
+					old := e.b.ordered(UOp{Op: OpLoad, DType: v.u.DType}, src...)
+					v = e.b.pure(UOp{Op: root.ReduceOp, DType: v.u.DType}, old, v)
+				}
 			}
 			valid = e.and(valid, e.storeValid())
 			src := []*bnode{e.global(root.Buf), idx, v}

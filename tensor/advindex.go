@@ -3,6 +3,8 @@ package tensor
 import (
 	"math"
 	"slices"
+
+	"tiny/codegen"
 )
 
 // This file holds indexing by integer tensors (torch's advanced indexing)
@@ -268,7 +270,7 @@ func (t *Tensor) SetIndex(items []IndexItem, v *Tensor) *Tensor {
 		// selected one took numel x selected steps.) Realized here, so
 		// that the copy below is the view's own buffer, not another copy.
 		where := t.n.eng.Arange(0, float64(t.Numel()), 1, Int32).Reshape(t.n.shape...).Index(items...).Reshape(-1)
-		out = t.Reshape(-1).scatterStore(0, where, vals.Reshape(-1)).Reshape(t.n.shape...).Realize()
+		out = t.Reshape(-1).scatterStore(0, where, vals.Reshape(-1), 0).Reshape(t.n.shape...).Realize()
 	}
 	// Not t.Assign: in-place writes read back wrong on the GPU device
 	// (main's TestAssignInPlace fails there too); the caller rebinds.
@@ -306,8 +308,8 @@ func (t *Tensor) Scatter(dim int, idx, src *Tensor, reduce string) *Tensor {
 		cut[a] = [2]int{0, s}
 	}
 	src = src.Shrink(cut)
-	if memo := map[*lazy]bool{}; reduce == "" && !reachesMarked(t.n, memo) && !reachesMarked(src.n, memo) {
-		return t.scatterStore(d, idx, src)
+	if memo := map[*lazy]bool{}; (reduce == "" || t.n.dtype != Bool) && !reachesMarked(t.n, memo) && !reachesMarked(src.n, memo) {
+		return t.scatterStore(d, idx, src, map[string]codegen.Op{"add": codegen.OpAdd, "multiply": codegen.OpMul}[reduce])
 	}
 	size := t.n.shape[d]
 	m := idx.n.shape[d]
@@ -341,16 +343,17 @@ func (t *Tensor) Scatter(dim int, idx, src *Tensor, reduce string) *Tensor {
 	return wrote.Where(val, t)
 }
 
-// scatterStore is Scatter with the last write winning and no gradient to
-// track: a copy of t, into which one kernel over idx's positions writes
-// src's values where idx says (a scattering store, codegen.Node), serially,
-// so that the last write to an element stays. It reads each index and
-// value once, where the one-hot fold compares every index with every
-// position of the axis: 4096x1024 by 4096x64 indices took 13-15 ms a call
-// that way (NumPy's put_along_axis 3-5).
-func (t *Tensor) scatterStore(d int, idx, src *Tensor) *Tensor {
+// scatterStore is Scatter with no gradient to track: a copy of t, into
+// which one kernel over idx's positions writes src's values where idx says
+// (a scattering store, codegen.Node), so that the last write to an element
+// stays; with op (OpAdd, OpMul) each write folds into the element instead,
+// in the order of idx's positions (torch's order on the CPU: (t + a) + b).
+// It reads each index and value once, where the one-hot fold compares
+// every index with every position of the axis: 4096x1024 by 4096x64
+// indices took 13-15 ms a call that way (NumPy's put_along_axis 3-5).
+func (t *Tensor) scatterStore(d int, idx, src *Tensor, op codegen.Op) *Tensor {
 	into := &lazy{kind: kContiguous, dtype: t.n.dtype, shape: t.n.shape, src: []*lazy{t.n}, eng: t.n.eng}
-	n := &lazy{kind: kScatter, dtype: t.n.dtype, shape: slices.Clone(t.n.shape), src: []*lazy{into, idx.n, src.n}, axes: []int{d}, eng: t.n.eng}
+	n := &lazy{kind: kScatter, op: op, dtype: t.n.dtype, shape: slices.Clone(t.n.shape), src: []*lazy{into, idx.n, src.n}, axes: []int{d}, eng: t.n.eng}
 	return &Tensor{n}
 }
 

@@ -79,10 +79,17 @@ func (bd *astWriter) emitGather(b *lazy, st shape.Tracker) *codegen.Node {
 }
 
 // gatherGrad is the rule of take: the gradient of each read position adds
-// into the position it read, a reduce over the index axis of a one-hot
-// comparison (out-of-range positions match nothing).
+// into the position it read (out-of-range positions add nothing): a
+// folding scatter into zeros, or, where the gradient's own gradient is
+// tracked, a reduce over the index axis of a one-hot comparison.
 func gatherGrad(n *lazy, g *Tensor) *Tensor {
 	x, idx, axis := n.src[0], &Tensor{n.src[1]}, n.axes[0]
+	if !reachesMarked(g.n, map[*lazy]bool{}) {
+		// Each read position's gradient added into the row it read, in
+		// order, by a folding scatter (an embedding's backward: the
+		// one-hot below compares every row with every position).
+		return n.eng.Full(x.shape, 0, g.DType()).scatterStore(axis, idx, g, codegen.OpAdd)
+	}
 	size := x.shape[axis]
 	wide := slices.Insert(slices.Clone(n.shape), axis, size) // (..., size, m, ...)
 	pos := n.eng.Arange(0, float64(size), 1, idx.DType()).Reshape(axisShape(len(wide), axis, size)...).Expand(wide...)

@@ -232,7 +232,11 @@ func interpKernel(k *codegen.Kernel, bufs []*devices.Buffer) {
 		i, ok := index(k.AST, pos)
 		if k.AST.Scatters() {
 			if v := int(eval(k.AST.Src[1], pos)); ok && v >= 0 && v < k.AST.Bound {
-				result[i+v*k.AST.Stride] = roundTo(eval(k.AST.Src[0], pos), k.AST.DType)
+				w := roundTo(eval(k.AST.Src[0], pos), k.AST.DType)
+				if k.AST.ReduceOp != 0 {
+					w = aluRef(k.AST.ReduceOp, k.AST.DType, result[i+v*k.AST.Stride], w)
+				}
+				result[i+v*k.AST.Stride] = w
 			}
 			return
 		}

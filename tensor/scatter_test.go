@@ -130,3 +130,98 @@ func TestSetIndexByTensorScatters(t *testing.T) {
 		t.Fatalf("want a scattering store and no reduce:\n%s", s)
 	}
 }
+
+// TestScatterFold checks scatter's add and multiply without a gradient to
+// track (a folding scattering store: each write folds into the element, in
+// the order of the indices, the scattered axis walked outermost) against
+// the naive reference on every engine, repeats and out-of-range indices
+// included, and that a gather's gradient (an embedding's backward) is such
+// a store rather than a one-hot reduce.
+func TestScatterFold(t *testing.T) {
+	rng := rand.New(rand.NewSource(6))
+	for name, e := range engines(t) {
+		for _, tc := range []struct {
+			xs, is []int
+			d      int
+		}{{[]int{5, 6, 7}, []int{4, 9, 6}, 1}, {[]int{5, 6, 7}, []int{9, 6, 7}, 0}, {[]int{5, 6, 7}, []int{5, 6, 12}, 2}, {[]int{6}, []int{20}, 0}} {
+			for _, red := range []string{"add", "multiply"} {
+				x := make([]float64, prod(tc.xs))
+				for i := range x {
+					x[i] = float64(i%5 + 1)
+				}
+				src := make([]float64, prod(tc.is))
+				for i := range src {
+					src[i] = float64(i%3 + 1)
+				}
+				idx := make([]int64, prod(tc.is))
+				for i := range idx {
+					idx[i] = int64(rng.Intn(tc.xs[tc.d] + 1)) // xs[d] is out of range
+				}
+				out := e.FromFloats(x, tc.xs, Float32).Scatter(tc.d, e.FromInts(idx, tc.is, Int32), e.FromFloats(src, tc.is, Float32), red)
+				if ks := out.Schedule(); !strings.Contains(ks[len(ks)-1].String(), "(scatter "+map[string]string{"add": "ADD", "multiply": "MUL"}[red]) {
+					t.Fatalf("%s: want a folding scatter:\n%s", name, ks[len(ks)-1])
+				}
+				want := slices.Clone(x)
+				pos := make([]int, len(tc.is))
+				for n := range prod(tc.is) {
+					r := n
+					for a := len(tc.is) - 1; a >= 0; a-- {
+						pos[a], r = r%tc.is[a], r/tc.is[a]
+					}
+					if idx[n] >= int64(tc.xs[tc.d]) {
+						continue
+					}
+					o := 0
+					for a := range tc.xs {
+						p := pos[a]
+						if a == tc.d {
+							p = int(idx[n])
+						}
+						o = o*tc.xs[a] + p
+					}
+					if red == "add" {
+						want[o] += src[n]
+					} else {
+						want[o] = float64(float32(want[o] * src[n]))
+					}
+				}
+				if got := out.Floats(); !slices.Equal(got, want) {
+					t.Fatalf("%s: scatter %s along %d of %v: got %v, want %v", name, red, tc.d, tc.xs, got, want)
+				}
+			}
+		}
+		x := e.Randn([]int{6, 3}, 2).SetRequiresGrad(true)
+		idx := e.FromInts([]int64{1, 3, 1, 7, 1}, []int{5}, Int32)
+		g := x.Index(TensorIndex(idx)).Sum(nil, false).Gradient(x)[0]
+		if ks := g.Schedule(); !strings.Contains(ks[len(ks)-1].String(), "(scatter ADD") {
+			t.Fatalf("%s: a gather's gradient is not a folding scatter:\n%s", name, ks[len(ks)-1])
+		}
+		if got, want := g.Floats(), []float64{0, 0, 0, 3, 3, 3, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0}; !slices.Equal(got, want) {
+			t.Fatalf("%s: gather gradient %v, want %v", name, got, want)
+		}
+	}
+}
+
+// An index broadcast along the axes it does not scatter (one position a
+// row, as a gather's gradient has) is loaded once per run of the inner
+// loop, and so is its range check: the CPU device's store took such a
+// gate for one it could ignore and wrote out of range (a panic, slice
+// bounds out of range), on every kind of scatter.
+func TestScatterBroadcastIndex(t *testing.T) {
+	for name, e := range engines(t) {
+		rows := e.FromInts([]int64{1, 3, 1, 7, -1}, []int{5, 1}, Int32).Expand(5, 3)
+		src := e.FromFloats([]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, []int{5, 3}, Float32)
+		for _, tc := range []struct {
+			red  string
+			want []float64
+		}{
+			{"", []float64{1, 1, 1, 7, 8, 9, 1, 1, 1, 4, 5, 6}},
+			{"add", []float64{1, 1, 1, 9, 11, 13, 1, 1, 1, 5, 6, 7}},
+		} {
+			got := e.Ones(Float32, 4, 3).Scatter(0, rows, src, tc.red).Floats()
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("%s: scatter %q: got %v, want %v", name, tc.red, got, tc.want)
+			}
+		}
+	}
+}

@@ -529,10 +529,15 @@ func (s *scheduler) build(o *lazy) *item {
 // (src[0], realized by the item before, which realize hands to this one),
 // at the output's row-major place of every axis but the scattered one, and
 // along it at the index's value.
+//
+// A folding scatter (o.op ADD or MUL) reads each element before it writes
+// it, so no two writes to one element may be in flight at once: its kernel
+// walks the scattered axis outermost (a serial global loop) and keeps every
+// axis (codegen.Lower), so that a device running the innermost loop as a
+// vector of iterations (the CPU device) meets distinct elements in it.
 func (s *scheduler) buildScatter(o *lazy) *item {
 	bd := &astWriter{s: s, out: o, bufIdx: map[*lazy]int{}, memo: map[string]*codegen.Node{}}
 	idx, vals, d := o.src[1], o.src[2], o.axes[0]
-	space := shape.FromInts(idx.shape...)
 	strides := make([]int, len(o.shape))
 	for a, st := len(o.shape)-1, 1; a >= 0; a-- {
 		strides[a], st = st, st*o.shape[a]
@@ -543,7 +548,29 @@ func (s *scheduler) buildScatter(o *lazy) *item {
 	if err != nil {
 		panic("internal error: scatter: " + err.Error())
 	}
-	root := &codegen.Node{Op: codegen.OpStore, DType: o.dtype, ST: shape.Tracker{Views: []shape.View{v}},
+	space, store := shape.FromInts(idx.shape...), shape.Tracker{Views: []shape.View{v}}
+	if o.op != 0 {
+		order := []int{d}
+		for a := range o.shape {
+			if a != d {
+				order = append(order, a)
+			}
+		}
+		space, err = space.Permute(order)
+		if err == nil {
+			store, err = store.Permute(order)
+		}
+		if len(order) == 1 && err == nil {
+			space, err = space.ReshapeInts([]int{idx.shape[0], 1})
+			if err == nil {
+				store, err = store.ReshapeInts([]int{idx.shape[0], 1})
+			}
+		}
+		if err != nil {
+			panic("internal error: scatter: " + err.Error())
+		}
+	}
+	root := &codegen.Node{Op: codegen.OpStore, DType: o.dtype, ST: store, ReduceOp: o.op,
 		Src: []*codegen.Node{bd.emit(vals, space), bd.emit(idx, space)}, Stride: along, Bound: o.shape[d]}
 	bufs := []codegen.BufSpec{{DType: o.dtype, Size: prod(o.shape)}}
 	for _, in := range bd.inputs {

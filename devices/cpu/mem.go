@@ -172,24 +172,37 @@ func storev[S, R num](m memFn[S], ac access, v opnd, conv func(R) S) vfunc {
 	vs := step(v)
 	if ac.fast {
 		a := ac.aff
+		var f vfunc
 		if a.coef == 1 && conv == nil && vs == 1 {
-			return func(fr *frame, blk, n int) {
+			f = func(fr *frame, blk, n int) {
 				off := a.base(fr) + blk
 				copy(m(fr)[off:off+n], as[S](get[R](&fr.cur)[v.slot][:n]))
 			}
-		}
-		return func(fr *frame, blk, n int) {
-			d, x := m(fr), get[R](&fr.cur)[v.slot]
-			j := a.base(fr) + a.coef*blk
-			for i := range n {
-				if conv != nil {
-					d[j] = conv(x[i*vs])
-				} else {
-					d[j] = S(x[i*vs])
+		} else {
+			f = func(fr *frame, blk, n int) {
+				d, x := m(fr), get[R](&fr.cur)[v.slot]
+				j := a.base(fr) + a.coef*blk
+				for i := range n {
+					if conv != nil {
+						d[j] = conv(x[i*vs])
+					} else {
+						d[j] = S(x[i*vs])
+					}
+					j += a.coef
 				}
-				j += a.coef
 			}
 		}
+		if ac.gated {
+			// A gate fixed for the whole run (a scatter's range check on
+			// a position loaded outside the loop): one test per run.
+			g, run := ac.gate.slot, f
+			f = func(fr *frame, blk, n int) {
+				if fr.cur.u8[g][0] != 0 {
+					run(fr, blk, n)
+				}
+			}
+		}
+		return f
 	}
 	is, gs := step(ac.idx), step(ac.gate)
 	return func(fr *frame, _, n int) {
