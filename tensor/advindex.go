@@ -282,8 +282,11 @@ func (t *Tensor) SetIndex(items []IndexItem, v *Tensor) *Tensor {
 // position p of idx, whose size on each axis is at most src's and, except
 // on dim, at most t's. reduce is "" (the last write to a position wins),
 // "add" or "multiply" (folded with t's value). Positions outside the axis
-// write nothing, as in tinygrad. It is one reduce over idx's dim axis of a
-// one-hot comparison, so it has gradients for t and src.
+// write nothing, as in tinygrad. It is a copy of t and a scattering store
+// (scatterStore), with torch's gradients for t and src when one is tracked
+// (scatterWithGrad); add and multiply with a gradient to track fold a
+// one-hot comparison over dim instead, as tinygrad does, whose gradient
+// flows.
 func (t *Tensor) Scatter(dim int, idx, src *Tensor, reduce string) *Tensor {
 	if reduce != "" && reduce != "add" && reduce != "multiply" {
 		fail("scatter: reduce must be none, 'add' or 'multiply', got '%s'", reduce)
@@ -308,8 +311,13 @@ func (t *Tensor) Scatter(dim int, idx, src *Tensor, reduce string) *Tensor {
 		cut[a] = [2]int{0, s}
 	}
 	src = src.Shrink(cut)
-	if memo := map[*lazy]bool{}; (reduce == "" || t.n.dtype != Bool) && !reachesMarked(t.n, memo) && !reachesMarked(src.n, memo) {
+	memo := map[*lazy]bool{}
+	tracked := reachesMarked(t.n, memo) || reachesMarked(src.n, memo)
+	if (reduce == "" || t.n.dtype != Bool) && !tracked {
 		return t.scatterStore(d, idx, src, map[string]codegen.Op{"add": codegen.OpAdd, "multiply": codegen.OpMul}[reduce])
+	}
+	if reduce == "" && t.n.dtype.IsFloat() {
+		return t.scatterWithGrad(d, idx, src)
 	}
 	size := t.n.shape[d]
 	m := idx.n.shape[d]
@@ -355,6 +363,23 @@ func (t *Tensor) scatterStore(d int, idx, src *Tensor, op codegen.Op) *Tensor {
 	into := &lazy{kind: kContiguous, dtype: t.n.dtype, shape: t.n.shape, src: []*lazy{t.n}, eng: t.n.eng}
 	n := &lazy{kind: kScatter, op: op, dtype: t.n.dtype, shape: slices.Clone(t.n.shape), src: []*lazy{into, idx.n, src.n}, axes: []int{d}, eng: t.n.eng}
 	return &Tensor{n}
+}
+
+// scatterWithGrad is Scatter's last write winning with a gradient to track:
+// the store forward, and torch's gradient: self's where no index writes,
+// src's where its position was the last write to its element. Which
+// position wrote last comes from a store of the positions' ordinals
+// (1-based, 0 where nothing was written) read back at each position by a
+// gather, so that the gradient too is linear in the indices, not the
+// one-hot fold's places x indices.
+func (t *Tensor) scatterWithGrad(d int, idx, src *Tensor) *Tensor {
+	out := t.scatterStore(d, idx, src, 0)
+	ord := t.n.eng.Arange(1, float64(idx.Numel()+1), 1, Int32).Reshape(idx.n.shape...)
+	last := t.n.eng.Full(t.n.shape, 0, Int32).scatterStore(d, idx, ord, 0)
+	return withGrad(out, []*Tensor{t, src}, func(g *Tensor) []*Tensor {
+		mine := last.Gather(d, idx).Eq(ord)
+		return []*Tensor{last.Eq(0).Where(g, 0.0), mine.Where(g.Gather(d, idx), 0.0)}
+	})
 }
 
 // MaskedFill returns value where mask is true and t elsewhere, broadcast

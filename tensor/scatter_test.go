@@ -83,27 +83,35 @@ func TestScatterStore(t *testing.T) {
 	}
 }
 
-// With a gradient to track Scatter keeps the one-hot fold (whose gradient
-// flows to self and src), and gives the same values as the store.
-func TestScatterGradKeepsFold(t *testing.T) {
-	e := cpuEngine(t)
-	x := e.Randn([]int{3, 5}, 1)
-	src := e.Randn([]int{3, 4}, 2)
-	idx := e.FromInts([]int64{0, 4, 0, 2, 1, 1, 3, 3, 4, 0, 2, 4}, []int{3, 4}, Int32)
-	plain := x.Scatter(1, idx, src, "").Floats()
-	xg := x.Detach().SetRequiresGrad(true)
-	out := xg.Scatter(1, idx, src, "")
-	if ks := out.Schedule(); strings.Contains(ks[len(ks)-1].String(), "scatter") {
-		t.Fatalf("a scatter with a gradient to track used the store:\n%s", ks[len(ks)-1])
-	}
-	if got := out.Floats(); !slices.Equal(got, plain) {
-		t.Fatalf("fold %v, store %v", got, plain)
-	}
-	g := out.Sum(nil, false).Gradient(xg)[0].Floats()
-	// Positions some index writes get no gradient from self.
-	want := []float64{0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0}
-	if !slices.Equal(g, want) {
-		t.Fatalf("grad %v, want %v", g, want)
+// With a gradient to track Scatter still stores (no one-hot fold) and gives
+// torch's gradients: self's where no index writes, src's where its position
+// was the last write to its element (out-of-range positions get none).
+func TestScatterGrad(t *testing.T) {
+	for name, e := range engines(t) {
+		x := e.Randn([]int{3, 5}, 1)
+		src := e.Randn([]int{3, 4}, 2)
+		idx := e.FromInts([]int64{0, 4, 0, 2, 1, 1, 3, 7, 4, 0, 2, 4}, []int{3, 4}, Int32)
+		plain := x.Scatter(1, idx, src, "").Floats()
+		xg, sg := x.Detach().SetRequiresGrad(true), src.Detach().SetRequiresGrad(true)
+		out := xg.Scatter(1, idx, sg, "")
+		for _, k := range out.Schedule() {
+			if strings.Contains(k.String(), "REDUCE") {
+				t.Fatalf("%s: a scatter with a gradient to track folds a one-hot:\n%s", name, k)
+			}
+		}
+		if got := out.Floats(); !slices.Equal(got, plain) {
+			t.Fatalf("%s: tracked %v, untracked %v", name, got, plain)
+		}
+		w := e.FromFloats([]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, []int{3, 5}, Float32)
+		gs := out.Mul(w).Sum(nil, false).Gradient(xg, sg)
+		// Row 0 writes 0, 4, 0, 2 (the first 0 overwritten); row 1 writes
+		// 1, 1, 3 and 7 (out of range); row 2 writes 4, 0, 2, 4.
+		if got, want := gs[0].Floats(), []float64{0, 2, 0, 4, 0, 6, 0, 8, 0, 10, 0, 12, 0, 14, 0}; !slices.Equal(got, want) {
+			t.Fatalf("%s: self's grad %v, want %v", name, got, want)
+		}
+		if got, want := gs[1].Floats(), []float64{0, 5, 1, 3, 0, 7, 9, 0, 0, 11, 13, 15}; !slices.Equal(got, want) {
+			t.Fatalf("%s: src's grad %v, want %v", name, got, want)
+		}
 	}
 }
 
