@@ -506,7 +506,7 @@ func (r *cRenderer) uop(i int) {
 		from := operandType(r.u, u)
 		if u.Op == OpExp2 && u.ReduceOp == OpLog2 {
 			r.used["exp2"], r.used["log2"], r.used["pow"] = true, true, true
-			r.line("const %s %s = %s;", cValueType(u.DType), r.ref(i), powScaled(r.u, u, src, "tiny_exp2l2f", func(v float64) string { return cConst(v, Float32) }))
+			r.line("const %s %s = %s;", cValueType(u.DType), r.ref(i), exp2Scaled(r.u, u, src, "tiny_exp2l2f", func(v float64) string { return cConst(v, Float32) }))
 			return
 		}
 		if u.Op == OpExp2 && len(src) > 1 && u.DType != Float64 {

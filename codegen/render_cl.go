@@ -767,7 +767,7 @@ func (r *clRenderer) uop(i int) {
 		}
 		from := operandType(r.u, u)
 		if u.Op == OpExp2 && u.ReduceOp == OpLog2 {
-			r.line("const %s %s = %s;", clValueType(u.DType), r.ref(i), powScaled(r.u, u, src, "tiny_exp2l2f", func(v float64) string { return clConst(v, Float32) }))
+			r.line("const %s %s = %s;", clValueType(u.DType), r.ref(i), exp2Scaled(r.u, u, src, "tiny_exp2l2f", func(v float64) string { return clConst(v, Float32) }))
 			return
 		}
 		if u.Op == OpExp2 && len(src) > 1 && u.DType != Float64 {

@@ -213,12 +213,9 @@ func exp2Args(u UOp, s []string) []string {
 	return s
 }
 
-// exp2Base returns the expression EXP2 u scales: x, (x+k) or (x-k), or
-// log2(x) for a folded pow.
+// exp2Base returns the expression EXP2 u scales: x, or (x+k) or (x-k) (for
+// a folded pow, x is the logarithm's operand: the helper takes its log2).
 func exp2Base(u UOp, s []string) string {
-	if u.ReduceOp == OpLog2 {
-		return "log2(" + s[0] + ")"
-	}
 	if len(s) < 3 {
 		return s[0]
 	}
@@ -253,22 +250,13 @@ func Exp2Scale(us []UOp, u UOp) (hi, lo float32, ok bool) {
 	return hi, lo, true
 }
 
-// exp2Scaled returns the C or OpenCL C call of fn (tiny_exp2fs) for folded
-// float EXP2 u whose operands render as s: base, hi, lo.
+// exp2Scaled returns the C or OpenCL C call of fn (tiny_exp2fs, or a folded
+// pow's tiny_exp2l2f) for folded float EXP2 u whose operands render as s:
+// base, hi, lo.
 func exp2Scaled(us []UOp, u UOp, s []string, fn string, konst func(float64) string) string {
 	hi, lo := s[len(s)-1], konst(0)
 	if h, l, ok := Exp2Scale(us, u); ok {
 		hi, lo = konst(float64(h)), konst(float64(l))
 	}
 	return fn + "(" + exp2Base(u, s) + ", " + hi + ", " + lo + ")"
-}
-
-// powScaled returns the C or OpenCL C call of fn for folded pow u (foldPow)
-// whose operands render as s: x, then s's hi and lo as exp2Scaled gives them.
-func powScaled(us []UOp, u UOp, s []string, fn string, konst func(float64) string) string {
-	hi, lo := s[1], konst(0)
-	if h, l, ok := Exp2Scale(us, u); ok {
-		hi, lo = konst(float64(h)), konst(float64(l))
-	}
-	return fn + "(" + s[0] + ", " + hi + ", " + lo + ")"
 }

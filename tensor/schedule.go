@@ -515,11 +515,18 @@ func (s *scheduler) build(o *lazy) *item {
 		st = p
 	}
 	root := &codegen.Node{Op: codegen.OpStore, DType: o.dtype, ST: st, Src: []*codegen.Node{bd.emit(o, st)}}
+	return bd.item(root, s.scatterCopy[o])
+}
+
+// item returns the scheduled kernel that stores root into bd's output,
+// reading the inputs bd's loads named; cached is codegen.Kernel.Cached.
+func (bd *astWriter) item(root *codegen.Node, cached bool) *item {
+	o := bd.out
 	bufs := []codegen.BufSpec{{DType: o.dtype, Size: prod(o.shape)}}
 	for _, in := range bd.inputs {
 		bufs = append(bufs, codegen.BufSpec{DType: in.dtype, Size: prod(in.shape)})
 	}
-	k := &codegen.Kernel{AST: root, Bufs: bufs, Cached: s.scatterCopy[o]}
+	k := &codegen.Kernel{AST: root, Bufs: bufs, Cached: cached}
 	k.Name = codegen.KernelName(k)
 	return &item{out: o, inputs: bd.inputs, kernel: k}
 }
@@ -572,13 +579,7 @@ func (s *scheduler) buildScatter(o *lazy) *item {
 	}
 	root := &codegen.Node{Op: codegen.OpStore, DType: o.dtype, ST: store, ReduceOp: o.op,
 		Src: []*codegen.Node{bd.emit(vals, space), bd.emit(idx, space)}, Stride: along, Bound: o.shape[d]}
-	bufs := []codegen.BufSpec{{DType: o.dtype, Size: prod(o.shape)}}
-	for _, in := range bd.inputs {
-		bufs = append(bufs, codegen.BufSpec{DType: in.dtype, Size: prod(in.shape)})
-	}
-	k := &codegen.Kernel{AST: root, Bufs: bufs}
-	k.Name = codegen.KernelName(k)
-	return &item{out: o, inputs: bd.inputs, kernel: k}
+	return bd.item(root, false)
 }
 
 // emit returns the AST of node n read through st, a tracker from the

@@ -298,22 +298,17 @@ func (c *compiler) exp2Scaled(i int) vfunc {
 		}
 	}
 	hi, lo, konst := codegen.Exp2Scale(c.u, u)
-	if u.ReduceOp == codegen.OpLog2 {
-		return func(fr *frame, _, n int) {
-			t := fr.cur.f32
-			s := float64(t[mul][0])
-			if konst {
-				s = float64(hi) + float64(lo)
-			}
-			powRun(t[i][:n], t[x][:n], s)
-		}
-	}
+	pow := u.ReduceOp == codegen.OpLog2 // a folded pow: x is the logarithm's operand
 	return func(fr *frame, _, n int) {
 		t := fr.cur.f32
 		k, m := exp2Scaling(t, add, mul, neg)
 		s := float64(m)
 		if konst {
 			s = float64(hi) + float64(lo)
+		}
+		if pow {
+			powRun(t[i][:n], t[x][:n], s)
+			return
 		}
 		exp2ScaledRun(t[i][:n], t[x][:n], k, s)
 	}
