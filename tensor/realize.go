@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"strings"
 	"time"
@@ -135,6 +136,14 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 			isTarget[it.out] = true
 		}
 	}
+	// The copy a kept scatter writes into is allocated as the kept
+	// result it becomes, so that its buffer flows back (outputBuffer).
+	kept := maps.Clone(isTarget)
+	for _, it := range items {
+		if it.out.kind == kScatter && isTarget[it.out] {
+			kept[it.out.src[0]] = true
+		}
+	}
 	lastUse := map[*lazy]int{}
 	for i, it := range items {
 		for _, in := range it.inputs {
@@ -172,7 +181,7 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 			}
 			ok = true
 		} else {
-			out, ok = outputBuffer(it.out.dtype, prod(it.out.shape), isTarget[it.out])
+			out, ok = outputBuffer(it.out.dtype, prod(it.out.shape), kept[it.out])
 		}
 		if !ok {
 			out = devices.Alloc(it.out.dtype, prod(it.out.shape))
