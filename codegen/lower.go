@@ -80,7 +80,7 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 	ch.rewrite(OptExp2, rw.foldExp2)
 	ch.rewrite(OptPow, rw.foldPow)
 	ch.rewrite(OptMulAcc, rw.fuseMulAcc)
-	p = &Program{Name: k.Name, UOps: rw.compact(), Bufs: k.Bufs, SplitReduce: nt.split, Serial: pl.scatterSerial(nt), Opts: ch.applied, Vector: opts.Target.Vector}
+	p = &Program{Name: k.Name, UOps: rw.compact(), Bufs: k.Bufs, SplitReduce: nt.split, Serial: pl.scatterSerial(nt), Span: pl.globalSpan(nt), Opts: ch.applied, Vector: opts.Target.Vector}
 	if p.Name == "" {
 		p.Name = pl.name()
 	}

@@ -292,3 +292,47 @@ func TestNestedReduce(t *testing.T) {
 		}
 	}
 }
+
+// TestSpan checks Program.Span, the rows of the output each iteration of
+// the global loop owns: every element of a merged elementwise kernel's one
+// loop, a reduce's row per output row, the whole output's row-major rows
+// for a transposed input (loops over the output's rows), and 0 where an
+// iteration's writes are strided across the output (a store through a
+// transposed view) or the last tile starts early (a shift).
+func TestSpan(t *testing.T) {
+	s := shape.FromInts(4096, 4096)
+	k := &Kernel{AST: store(Float32, s, alu(OpAdd, Float32, load(1, Float32, s), load(2, Float32, s))),
+		Bufs: []BufSpec{{Float32, 1 << 24}, {Float32, 1 << 24}, {Float32, 1 << 24}}}
+	if p := lower(t, k, Options{}); p.Span == 0 || p.Span*p.Global != 1<<24 {
+		t.Errorf("merged add: span %d, global %d", p.Span, p.Global)
+	}
+	in := shape.FromInts(64, 128)
+	out := must(shape.FromInts(64, 1).ExpandInts([]int{64, 128}))
+	k = &Kernel{AST: store(Float32, out, sum([]int{1}, load(1, Float32, in))), Bufs: []BufSpec{{Float32, 64}, {Float32, 64 * 128}}}
+	if p := lower(t, k, Options{}); p.Span == 0 || p.Span*p.Global != 64 {
+		t.Errorf("row sums: span %d, global %d", p.Span, p.Global)
+	}
+	tr := must(shape.FromInts(96, 40).Permute([]int{1, 0}))
+	s2 := shape.FromInts(40, 96)
+	k = &Kernel{AST: store(Float32, s2, load(1, Float32, tr)), Bufs: []BufSpec{{Float32, 3840}, {Float32, 3840}}}
+	if p := lower(t, k, Options{}); p.Span != 96 || p.Global != 40 {
+		t.Errorf("transposing copy: span %d, global %d, want 96 and 40\n%s", p.Span, p.Global, p)
+	}
+	k = &Kernel{AST: store(Float32, tr, load(1, Float32, s2)), Bufs: []BufSpec{{Float32, 3840}, {Float32, 3840}}}
+	if p := lower(t, k, Options{NoMerge: true}); p.Span != 0 {
+		t.Errorf("store through a transposed view: span %d, want 0\n%s", p.Span, p)
+	}
+	// A matmul's register tile of 6 rows: 16 tiles of 6 rows own 384
+	// elements each; over 100 rows the last of 17 tiles starts early.
+	for _, c := range []struct{ m, span int }{{96, 6 * 64}, {100, 0}} {
+		const n, kk = 64, 64
+		a := must(must(shape.FromInts(c.m, kk).ReshapeInts([]int{c.m, 1, kk})).ExpandInts([]int{c.m, n, kk}))
+		b := must(must(must(shape.FromInts(kk, n).Permute([]int{1, 0})).ReshapeInts([]int{1, n, kk})).ExpandInts([]int{c.m, n, kk}))
+		o := must(shape.FromInts(c.m, n, 1).ExpandInts([]int{c.m, n, kk}))
+		k := &Kernel{AST: store(Float32, o, sum([]int{2}, alu(OpMul, Float32, load(1, Float32, a), load(2, Float32, b)))),
+			Bufs: []BufSpec{{Float32, c.m * n}, {Float32, c.m * kk}, {Float32, kk * n}}}
+		if p := lower(t, k, Options{Target: &AVX512Target}); p.Span != c.span {
+			t.Errorf("matmul of %d rows: span %d, want %d\n%s", c.m, p.Span, c.span, p)
+		}
+	}
+}

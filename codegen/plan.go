@@ -307,6 +307,49 @@ func (pl *plan) scatterSerial(nt nest) bool {
 	return !ok || s == 0
 }
 
+// globalSpan returns the Program's Span: the number of output elements
+// each iteration g of the global loop owns, [g*span, (g+1)*span), when the
+// store's tracker proves that the iteration writes nowhere else; 0 when it
+// does not. The global loop must walk an axis with a positive stride in
+// steps of mul positions and start no tile early (a shifted last tile
+// rewrites its neighbour's places), and every other axis (and a scatter's
+// index, Bound places Stride apart) must stay within one step of it.
+func (pl *plan) globalSpan(nt nest) int {
+	if len(nt.outer) == 0 || nt.outer[0].kind != RangeGlobal || nt.split || nt.outer[0].shift != 0 {
+		return 0
+	}
+	st := pl.sts[pl.k.AST]
+	if len(st.Views) != 1 {
+		return 0
+	}
+	v := st.Views[0]
+	if off, ok := v.Offset.Int(); v.Mask != nil || !ok || off != 0 {
+		return 0
+	}
+	g := nt.outer[0]
+	reach := 0 // the farthest an iteration's writes go past its first place
+	span := 0
+	for a, s := range v.Strides {
+		si, ok := s.Int()
+		if !ok || si < 0 {
+			return 0
+		}
+		if a == g.axis {
+			span = g.mul * int(si)
+			reach += (g.mul - 1) * int(si)
+		} else {
+			reach += (pl.shape[a] - 1) * int(si)
+		}
+	}
+	if root := pl.k.AST; root.Scatters() {
+		reach += (root.Bound - 1) * root.Stride
+	}
+	if span <= 0 || reach >= span {
+		return 0
+	}
+	return span
+}
+
 // dropOnes removes the axes of size 1.
 func (pl *plan) dropOnes() {
 	keep := func(s []int) []int {

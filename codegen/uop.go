@@ -74,6 +74,11 @@ type Program struct {
 	Opts Opts
 	// Vector is the Target's Vector: the width of the C renderer's vectors.
 	Vector int
+	// Span says that each iteration g of the global loop writes output
+	// elements only in [g*Span, (g+1)*Span); 0 when the lowering could
+	// not tell. Two kernels whose spans nest can run chunk by chunk, one
+	// after the other on the same rows (devices.Pairer).
+	Span int
 }
 
 // String prints the applied optimizations, the target's vector width

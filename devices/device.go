@@ -49,6 +49,18 @@ type Runner interface {
 	Run(bufs []*Buffer, vars map[string]int64) error
 }
 
+// Pairer is implemented by runners that can run another kernel of their
+// device chunk by chunk with their own: for each chunk [lo, hi) of their
+// global loop, first's iterations [lo*ratio, hi*ratio) and then their own,
+// on one worker, so that what first wrote is still in that worker's caches
+// when the second kernel writes over it (a scatter into the copy of its
+// input: codegen.Program.Span says when the rows match). RunPair reports
+// false, having run nothing, when it cannot pair these two; the caller then
+// runs them one after the other.
+type Pairer interface {
+	RunPair(ctx context.Context, first Runner, firstBufs, bufs []*Buffer, ratio int) (bool, error)
+}
+
 // BatchCompiler is implemented by devices for which building several
 // programs at once is cheaper than building each: CLANG runs the C compiler
 // once for all of a schedule's new kernels, as each run costs 50-100 ms of

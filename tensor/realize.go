@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -165,6 +166,9 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 	if e.interp == nil {
 		e.compileAhead(items, log)
 	}
+	var copyItem *item // a scatter's copy, waiting to run with it (runPair)
+	var copyBufs []*devices.Buffer
+	var dead []*lazy // temporaries to free after this item (and its copy) ran
 	for i, it := range items {
 		out, ok := inPlace(items, i, bufOf), false
 		shared := out != nil // an assigned buffer, already counted
@@ -198,15 +202,26 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 		case e.interp != nil:
 			e.interp(it.kernel, bufs)
 			e.stats.Kernels++
+		case it.kernel.Cached && i+1 < len(items) && items[i+1].out.kind == kScatter && items[i+1].out.src[0] == it.out:
+			copyItem, copyBufs = it, bufs // it runs with the scatter
+		case copyItem != nil:
+			e.runPair(copyItem, copyBufs, it, bufs, log)
 		default:
 			e.run(it, bufs, log)
 		}
 		temps[it.out] = out
 		for _, in := range it.inputs {
 			if lastUse[in] == i && in.kind != kBuffer && !isTarget[in] {
+				dead = append(dead, in)
+			}
+		}
+		if copyItem != it {
+			// The copy's inputs are freed once it has run.
+			for _, in := range dead {
 				temps[in].Free()
 				delete(temps, in)
 			}
+			dead, copyItem, copyBufs = dead[:0], nil, nil
 		}
 	}
 	// What each target was, decided before any is overwritten: the
@@ -330,48 +345,99 @@ func (e *Engine) addRunner(key string, c *compiled) {
 
 // run lowers, compiles (once per distinct kernel) and runs one kernel.
 func (e *Engine) run(it *item, bufs []*devices.Buffer, log io.Writer) {
-	k, key := it.kernel, it.cacheKey()
-	c, ok := e.runners[key]
-	if !ok {
-		prog, err := codegen.Lower(k, devices.LowerOptions(e.dev))
-		if err != nil {
-			panic(fmt.Sprintf("internal error: lowering %s: %v\n%s", k.Name, err, k))
-		}
-		if e.opts.Debug >= 3 {
-			fmt.Fprintf(log, "%s\n", prog)
-		}
-		r, err := e.dev.Compile(prog)
-		if ctx := e.context(); err != nil && ctx.Err() != nil {
-			panic(&Error{Msg: "interrupted", Err: ctx.Err()}) // the compiler was stopped
-		}
-		if err != nil {
-			// The device could not build the kernel (no compiler, a full
-			// disk): an error of the environment, not of tiny.
-			fail("%s device cannot compile kernel %s: %v", e.DeviceName(), k.Name, err)
-		}
-		c = &compiled{prog: prog, runner: r}
-		e.addRunner(key, c)
-	}
+	c := e.compiled(it, log)
 	start := time.Now()
 	ctx := e.context()
-	if err := devices.Run(ctx, c.runner, bufs, nil); err != nil {
-		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			panic(&Error{Msg: "interrupted", Err: err})
-		}
-		fail("%s device failed running kernel %s: %v", e.DeviceName(), k.Name, err)
-	}
+	e.check(ctx, it.kernel.Name, devices.Run(ctx, c.runner, bufs, nil))
 	el := time.Since(start)
 	if dt, ok := c.runner.(DeviceTimer); ok && e.opts.Debug >= 1 {
 		el = dt.DeviceTime()
 	}
-	e.stats.Kernels++
-	e.stats.Time += el
-	if e.opts.Debug >= 1 {
-		sec := el.Seconds()
-		fmt.Fprintf(log, "*** %-4s %6d %-28s arg %2d mem %7.3f GB tm %10.2fus/%10.2fms (%9.2f GFLOPS %7.2f GB/s)\n",
-			e.DeviceName(), e.stats.Kernels, k.Name, len(bufs), float64(c.prog.Bytes)/1e9, sec*1e6,
-			e.stats.Time.Seconds()*1e3, float64(c.prog.Flops)/sec/1e9, float64(c.prog.Bytes)/sec/1e9)
+	e.ran(log, 1, it.kernel.Name, len(bufs), el, c.prog)
+}
+
+// runPair runs a scatter's copy (first) and the scatter (it) chunk by chunk
+// on one worker per chunk where the device can (devices.Pairer) and each
+// chunk of the scatter's global loop owns whole rows of first's (their
+// Spans): a chunk of the scatter writes into rows its worker has just
+// copied, still in its caches. Otherwise the two run one after the other.
+// DEBUG=1 shows a pair as one line, NAME+NAME.
+func (e *Engine) runPair(first *item, firstBufs []*devices.Buffer, it *item, bufs []*devices.Buffer, log io.Writer) {
+	c1, c2 := e.compiled(first, log), e.compiled(it, log)
+	p1, p2 := c1.prog, c2.prog
+	pr, ok := c2.runner.(devices.Pairer)
+	if ok && p1.Span > 0 && p2.Span > 0 && p2.Span%p1.Span == 0 && p1.Global*p1.Span == firstBufs[0].Len {
+		start := time.Now()
+		ctx := e.context()
+		ran, err := pr.RunPair(ctx, c1.runner, firstBufs, bufs, p2.Span/p1.Span)
+		if ran {
+			name := first.kernel.Name + "+" + it.kernel.Name
+			e.check(ctx, name, err)
+			e.ran(log, 2, name, len(firstBufs)+len(bufs), time.Since(start), p1, p2)
+			return
+		}
 	}
+	e.run(first, firstBufs, log)
+	e.run(it, bufs, log)
+}
+
+// compiled returns the kernel of it lowered and compiled for the engine's
+// device, once per distinct kernel.
+func (e *Engine) compiled(it *item, log io.Writer) *compiled {
+	k, key := it.kernel, it.cacheKey()
+	c, ok := e.runners[key]
+	if ok {
+		return c
+	}
+	prog, err := codegen.Lower(k, devices.LowerOptions(e.dev))
+	if err != nil {
+		panic(fmt.Sprintf("internal error: lowering %s: %v\n%s", k.Name, err, k))
+	}
+	if e.opts.Debug >= 3 {
+		fmt.Fprintf(log, "%s\n", prog)
+	}
+	r, err := e.dev.Compile(prog)
+	if ctx := e.context(); err != nil && ctx.Err() != nil {
+		panic(&Error{Msg: "interrupted", Err: ctx.Err()}) // the compiler was stopped
+	}
+	if err != nil {
+		// The device could not build the kernel (no compiler, a full
+		// disk): an error of the environment, not of tiny.
+		fail("%s device cannot compile kernel %s: %v", e.DeviceName(), k.Name, err)
+	}
+	c = &compiled{prog: prog, runner: r}
+	e.addRunner(key, c)
+	return c
+}
+
+// check turns a kernel's run error into the engine's panic.
+func (e *Engine) check(ctx context.Context, name string, err error) {
+	if err == nil {
+		return
+	}
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		panic(&Error{Msg: "interrupted", Err: err})
+	}
+	fail("%s device failed running kernel %s: %v", e.DeviceName(), name, err)
+}
+
+// ran counts n kernels that ran in el, and at DEBUG=1 prints their line
+// with the flops and bytes of their programs.
+func (e *Engine) ran(log io.Writer, n int, name string, args int, el time.Duration, progs ...*codegen.Program) {
+	e.stats.Kernels += n
+	e.stats.Time += el
+	if e.opts.Debug < 1 {
+		return
+	}
+	var flops, bytes int64
+	for _, p := range progs {
+		flops += p.Flops
+		bytes += p.Bytes
+	}
+	sec := el.Seconds()
+	fmt.Fprintf(log, "*** %-4s %6d %-28s arg %2d mem %7.3f GB tm %10.2fus/%10.2fms (%9.2f GFLOPS %7.2f GB/s)\n",
+		e.DeviceName(), e.stats.Kernels, name, args, float64(bytes)/1e9, sec*1e6,
+		e.stats.Time.Seconds()*1e3, float64(flops)/sec/1e9, float64(bytes)/sec/1e9)
 }
 
 // kernelText returns the kernel's tree (Kernel.String), or its numbered DAG

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"tiny/devices/clang"
 )
 
 // scatterRef is Scatter computed naively: a copy of x, then for every
@@ -230,6 +232,93 @@ func TestScatterBroadcastIndex(t *testing.T) {
 			if !slices.Equal(got, tc.want) {
 				t.Fatalf("%s: scatter %q: got %v, want %v", name, tc.red, got, tc.want)
 			}
+		}
+	}
+}
+
+// TestScatterPairs checks the CLANG device's pair of a scatter and its copy
+// (runPair): the copy of each chunk of rows runs right before the scatter's
+// writes into them, on one worker. The pair must show as one line at
+// DEBUG=1 where the rows match (self laid out by rows, computed in the same
+// realize or not, several workers or one), and the results must be the
+// naive reference's whether the kernels paired or not (a transposed self
+// gives the copy rows of another length, which do not pair).
+func TestScatterPairs(t *testing.T) {
+	if _, err := clang.Available(); err != nil {
+		t.Skipf("CLANG device not available: %v", err)
+	}
+	var log strings.Builder
+	e, err := NewEngine(Options{Device: "CLANG", Debug: 1, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(9))
+	const (
+		no = iota
+		yes
+		either
+	)
+	for _, c := range []struct {
+		name     string
+		xs, is   []int
+		self     func(x *Tensor) *Tensor
+		selfVals func(x []float64, xs []int) []float64
+		paired   int // yes, no or either
+	}{
+		{"rows", []int{512, 1024}, []int{512, 64}, func(x *Tensor) *Tensor { return x }, nil, yes},
+		{"small", []int{5, 40}, []int{5, 7}, func(x *Tensor) *Tensor { return x }, nil, yes},
+		{"computed", []int{300, 64}, []int{300, 9}, func(x *Tensor) *Tensor { return x.Add(x.Sum([]int{1}, true)) },
+			func(x []float64, xs []int) []float64 {
+				out := slices.Clone(x)
+				for r := range xs[0] {
+					s := 0.0
+					for c := range xs[1] {
+						s += x[r*xs[1]+c]
+					}
+					for c := range xs[1] {
+						out[r*xs[1]+c] += s
+					}
+				}
+				return out
+			}, yes},
+		// x is 96x128 here, self its transpose.
+		{"transposed", []int{128, 96}, []int{128, 5}, func(x *Tensor) *Tensor { return x.Reshape(96, 128).Permute(1, 0) },
+			func(x []float64, xs []int) []float64 {
+				out := make([]float64, len(x))
+				for r := range xs[0] {
+					for c := range xs[1] {
+						out[r*xs[1]+c] = x[c*xs[0]+r]
+					}
+				}
+				return out
+			}, either},
+		{"fewer rows", []int{64, 32}, []int{60, 4}, func(x *Tensor) *Tensor { return x }, nil, no},
+	} {
+		x := make([]float64, prod(c.xs))
+		for i := range x {
+			x[i] = float64(rng.Intn(64))
+		}
+		idx := make([]int64, prod(c.is))
+		for i := range idx {
+			idx[i] = int64(rng.Intn(c.xs[1]+2)) - 1
+		}
+		src := make([]float64, prod(c.is))
+		for i := range src {
+			src[i] = 1000 + float64(i)
+		}
+		xt := e.FromFloats(x, c.xs, Float32).Realize()
+		log.Reset()
+		out := c.self(xt).Scatter(1, e.FromInts(idx, c.is, Int32), e.FromFloats(src, c.is, Float32), "").Realize()
+		self := x
+		if c.selfVals != nil {
+			self = c.selfVals(x, c.xs)
+		}
+		want := scatterRef(self, c.xs, idx, src, c.is, c.is, 1)
+		if got := out.Floats(); !slices.Equal(got, want) {
+			t.Errorf("%s: got %v..., want %v...", c.name, got[:8], want[:8])
+		}
+		if paired := strings.Contains(log.String(), "+E_"); c.paired != either && paired != (c.paired == yes) {
+			t.Errorf("%s: paired %v, want %v:\n%s", c.name, paired, c.paired, log.String())
 		}
 	}
 }

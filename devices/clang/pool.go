@@ -114,6 +114,24 @@ long tiny_pool_run(tiny_loop f, void* const* bufs, long n, long chunks, long* ne
 }
 
 long tiny_pool_threads(void) { return __atomic_load_n(&started, __ATOMIC_RELAXED); }
+
+/* A pair of kernels run chunk by chunk (pairChunks). */
+typedef void (*tiny_entry)(void* const*, long, long, unsigned char*, const long*);
+struct tiny_pair { tiny_entry first, second; void* const* fbufs; void* const* sbufs; const long* fvars; const long* svars; long ratio; };
+
+long tiny_pair_chunks(void* const* arg, long n, long chunks, long* next, unsigned char* parts, long pb, const long* vars, const int* stop) {
+  const struct tiny_pair* p = (const struct tiny_pair*)arg;
+  long done = 0;
+  while (!__atomic_load_n(stop, __ATOMIC_RELAXED)) {
+    long c = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
+    if (c >= chunks) break;
+    long lo = n*c/chunks, hi = n*(c+1)/chunks;
+    p->first(p->fbufs, lo*p->ratio, hi*p->ratio, 0, p->fvars);
+    p->second(p->sbufs, lo, hi, 0, p->svars);
+    done++;
+  }
+  return done;
+}
 `
 
 // poolRun calls tiny_pool_run at run: the chunk loop loop (a C function
@@ -127,6 +145,7 @@ func poolRun(run, loop uintptr, bufs unsafe.Pointer, n, chunks int64, next, part
 var pool struct {
 	once    sync.Once
 	run     uintptr      // tiny_pool_run; 0 when the pool could not be built: workers are goroutines
+	pair    uintptr      // tiny_pair_chunks: the chunk loop of a pair of kernels (runner.RunPair)
 	threads func() int64 // tiny_pool_threads: how many threads the pool has started
 }
 
@@ -155,8 +174,12 @@ func workerPool() uintptr {
 		if err != nil {
 			return
 		}
+		pair, err := l.sym("tiny_pair_chunks")
+		if err != nil {
+			return
+		}
 		purego.RegisterFunc(&pool.threads, th)
-		pool.run = fn
+		pool.run, pool.pair = fn, pair
 	})
 	return pool.run
 }

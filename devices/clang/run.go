@@ -85,11 +85,7 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 	if err := devices.CheckBuffers("clang", p, bufs); err != nil {
 		return err
 	}
-	// The pointer arrays live on the heap: C reads them during the calls.
-	ptrs := make([]uintptr, len(bufs)+1)
-	for i, b := range bufs {
-		ptrs[i] = uintptr(b.Ptr())
-	}
+	ptrs := bufPtrs(bufs)
 	vals := make([]int64, len(r.abi.Vars)+1)
 	for i, name := range r.abi.Vars {
 		v, ok := vars[name]
@@ -98,14 +94,7 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 		}
 		vals[i] = v
 	}
-	workers := 1
-	if p.Global >= 2 && parallelWork(p) && !p.Serial {
-		workers = min(r.threads, p.Global)
-	}
-	chunks := devices.Chunks(p.Global, workers)
-	if workers > 1 {
-		chunks = min(p.Global, workers*chunksPerWorker)
-	}
+	workers, chunks := r.split()
 	var parts []uint64
 	if r.abi.Finish != "" {
 		chunks = devices.PartialChunks(p.Global)
@@ -120,7 +109,7 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 	if p.Global == 0 {
 		purego.SyscallN(r.entry, uintptr(arg), 0, 0, uintptr(pp), uintptr(vp))
 	} else {
-		err = r.loop(ctx, arg, pp, vp, chunks, workers)
+		err = r.loop(ctx, r.chunks, arg, pp, vp, chunks, workers)
 	}
 	if err == nil && r.finish != 0 {
 		purego.SyscallN(r.finish, uintptr(arg), uintptr(pp), uintptr(chunks), uintptr(vp))
@@ -132,11 +121,68 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 	return err
 }
 
+// split returns how many workers share the program's global loop and into
+// how many chunks it is cut.
+func (r *runner) split() (workers, chunks int) {
+	p := r.p
+	workers = 1
+	if p.Global >= 2 && parallelWork(p) && !p.Serial {
+		workers = min(r.threads, p.Global)
+	}
+	chunks = devices.Chunks(p.Global, workers)
+	if workers > 1 {
+		chunks = min(p.Global, workers*chunksPerWorker)
+	}
+	return workers, chunks
+}
+
+// RunPair runs first (a CLANG kernel without variables or partials) chunk
+// by chunk with r (devices.Pairer): r's global loop is cut as RunContext
+// cuts it, and each worker runs first's share of a chunk and then r's.
+func (r *runner) RunPair(ctx context.Context, first devices.Runner, firstBufs, bufs []*devices.Buffer, ratio int) (bool, error) {
+	f, ok := first.(*runner)
+	if !ok || workerPool() == 0 || pool.pair == 0 || r.p.Global == 0 || f.p.Global != r.p.Global*ratio ||
+		f.finish != 0 || r.finish != 0 || len(f.abi.Vars) > 0 || len(r.abi.Vars) > 0 || f.p.Serial || r.p.Serial {
+		return false, nil
+	}
+	if err := devices.CheckBuffers("clang", f.p, firstBufs); err != nil {
+		return true, err
+	}
+	if err := devices.CheckBuffers("clang", r.p, bufs); err != nil {
+		return true, err
+	}
+	fptrs, ptrs := bufPtrs(firstBufs), bufPtrs(bufs)
+	vals := make([]int64, 1)
+	// struct tiny_pair (pool.go): the entries, the buffer and variable
+	// arrays, the ratio.
+	arg := []uintptr{f.entry, r.entry, uintptr(unsafe.Pointer(&fptrs[0])), uintptr(unsafe.Pointer(&ptrs[0])),
+		uintptr(unsafe.Pointer(&vals[0])), uintptr(unsafe.Pointer(&vals[0])), uintptr(ratio)}
+	workers, chunks := r.split()
+	err := r.loop(ctx, pool.pair, unsafe.Pointer(&arg[0]), nil, unsafe.Pointer(&vals[0]), chunks, workers)
+	runtime.KeepAlive(fptrs)
+	runtime.KeepAlive(ptrs)
+	runtime.KeepAlive(vals)
+	runtime.KeepAlive(arg)
+	runtime.KeepAlive(firstBufs)
+	runtime.KeepAlive(bufs)
+	return true, err
+}
+
+// bufPtrs returns the addresses of bufs' memory, on the heap (C reads the
+// array during the calls), with one more element so that it is never empty.
+func bufPtrs(bufs []*devices.Buffer) []uintptr {
+	ptrs := make([]uintptr, len(bufs)+1)
+	for i, b := range bufs {
+		ptrs[i] = uintptr(b.Ptr())
+	}
+	return ptrs
+}
+
 // loop runs the global loop's chunks on workers threads: the calling
 // goroutine's and workers-1 of the pool's (pool.go), or, without the pool,
-// goroutines; each runs the kernel's chunk loop once. It returns ctx's
-// error when the loop did not finish.
-func (r *runner) loop(ctx context.Context, arg, parts, vars unsafe.Pointer, chunks, workers int) error {
+// goroutines; each runs the chunk loop fn (the kernel's, or a pair's) once
+// over arg. It returns ctx's error when the loop did not finish.
+func (r *runner) loop(ctx context.Context, fn uintptr, arg, parts, vars unsafe.Pointer, chunks, workers int) error {
 	if ctx != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -149,7 +195,7 @@ func (r *runner) loop(ctx context.Context, arg, parts, vars unsafe.Pointer, chun
 	n, next, stop := int64(r.p.Global), unsafe.Pointer(&sh.next), unsafe.Pointer(&sh.stop)
 	pb := int64(r.abi.PartBytes)
 	if run := workerPool(); run != 0 && workers > 1 {
-		done := poolRun(run, r.chunks, arg, n, int64(chunks), next, parts, pb, vars, stop, int64(workers))
+		done := poolRun(run, fn, arg, n, int64(chunks), next, parts, pb, vars, stop, int64(workers))
 		runtime.KeepAlive(sh)
 		if done < int64(chunks) {
 			return ctx.Err()
@@ -162,10 +208,10 @@ func (r *runner) loop(ctx context.Context, arg, parts, vars unsafe.Pointer, chun
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			done.Add(r.runChunks(arg, n, int64(chunks), next, parts, pb, vars, stop))
+			done.Add(runChunks(fn, arg, n, int64(chunks), next, parts, pb, vars, stop))
 		}()
 	}
-	done.Add(r.runChunks(arg, n, int64(chunks), next, parts, pb, vars, stop))
+	done.Add(runChunks(fn, arg, n, int64(chunks), next, parts, pb, vars, stop))
 	wg.Wait()
 	runtime.KeepAlive(sh)
 	if done.Load() < int64(chunks) {
@@ -174,9 +220,9 @@ func (r *runner) loop(ctx context.Context, arg, parts, vars unsafe.Pointer, chun
 	return nil
 }
 
-// runChunks calls the kernel's chunk loop (chunkLoop) on this thread and
+// runChunks calls the chunk loop fn (chunkLoop) on this thread and
 // returns how many chunks it ran.
-func (r *runner) runChunks(bufs unsafe.Pointer, n, chunks int64, next, parts unsafe.Pointer, partBytes int64, vars, stop unsafe.Pointer) int64 {
-	done, _, _ := purego.SyscallN(r.chunks, uintptr(bufs), uintptr(n), uintptr(chunks), uintptr(next), uintptr(parts), uintptr(partBytes), uintptr(vars), uintptr(stop))
+func runChunks(fn uintptr, bufs unsafe.Pointer, n, chunks int64, next, parts unsafe.Pointer, partBytes int64, vars, stop unsafe.Pointer) int64 {
+	done, _, _ := purego.SyscallN(fn, uintptr(bufs), uintptr(n), uintptr(chunks), uintptr(next), uintptr(parts), uintptr(partBytes), uintptr(vars), uintptr(stop))
 	return int64(done)
 }

@@ -41,7 +41,7 @@ func TestChunkLoop(t *testing.T) {
 	run := func(next int64, stop int32) int64 {
 		sh := &shared{next: next, stop: stop}
 		clear(out.Float32s())
-		return r.runChunks(unsafe.Pointer(&ptrs[0]), int64(p.Global), chunks, unsafe.Pointer(&sh.next), nil, 0, unsafe.Pointer(&vals[0]), unsafe.Pointer(&sh.stop))
+		return runChunks(r.chunks, unsafe.Pointer(&ptrs[0]), int64(p.Global), chunks, unsafe.Pointer(&sh.next), nil, 0, unsafe.Pointer(&vals[0]), unsafe.Pointer(&sh.stop))
 	}
 	o := out.Float32s()
 	if got := run(0, 1); got != 0 || o[0] != 0 || o[n-1] != 0 {
