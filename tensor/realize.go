@@ -139,9 +139,12 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 	}
 	// The copy a kept scatter writes into is allocated as the kept
 	// result it becomes, so that its buffer flows back (outputBuffer).
-	kept := maps.Clone(isTarget)
+	kept := isTarget
 	for _, it := range items {
-		if it.out.kind == kScatter && isTarget[it.out] {
+		if it.out.kind == kScatter && isTarget[it.out] && !kept[it.out.src[0]] {
+			if len(kept) == len(isTarget) { // still isTarget itself
+				kept = maps.Clone(isTarget)
+			}
 			kept[it.out.src[0]] = true
 		}
 	}

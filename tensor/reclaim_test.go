@@ -141,6 +141,51 @@ func TestCollectEvery(t *testing.T) {
 	b.Free()
 }
 
+// TestCollectBatch checks that results of collectEvery bytes or more start
+// a collection once per batch of them, not one each: a collection beside a
+// kernel slows it more than its own CPU costs. The size is one no other
+// test uses (batch 2: two of it fit in batchBytes, three do not).
+func TestCollectBatch(t *testing.T) {
+	for _, c := range []struct{ size, want int }{{1 << 20, 1}, {collectEvery - 4, 1}, {16 << 20, 3}, {24 << 20, 2}, {32 << 20, 1}, {256 << 20, 1}} {
+		if got := batch(c.size); got != c.want {
+			t.Errorf("batch(%d) = %d, want %d", c.size, got, c.want)
+		}
+	}
+	const n = 4<<20 + 16 // float32: just over 16 MiB
+	size := n * Float32.Size()
+	k := batch(size)
+	if k != 2 {
+		t.Fatalf("batch of %d bytes = %d, want 2", size, k)
+	}
+	var bs []*devices.Buffer
+	for range lead(size) + 2*k - 2 { // the k taken leave lead+k-2: fewer than lead+k-1
+		bs = append(bs, devices.Alloc(Float32, n))
+	}
+	for _, b := range bs {
+		b.Free()
+	}
+	sinceCollect.Store(0)
+	before := collectCalls.Load()
+	var taken []*devices.Buffer
+	for i := range k {
+		b, ok := outputBuffer(Float32, n, true)
+		if !ok {
+			t.Fatal("outputBuffer took no buffer from the pool")
+		}
+		taken = append(taken, b)
+		want := int64(0)
+		if i == k-1 {
+			want = 1
+		}
+		if got := collectCalls.Load() - before; got != want {
+			t.Errorf("result %d of a batch of %d started %d collections, want %d", i+1, k, got, want)
+		}
+	}
+	for _, b := range taken {
+		b.Free()
+	}
+}
+
 // TestCollectLead checks that a size of large result that has found the
 // pool empty starts its collections earlier: with a lead of 2, a loop whose
 // collections take longer than one round finds the pool empty once every
