@@ -1,7 +1,9 @@
 package tensor
 
 import (
+	"fmt"
 	"slices"
+	"sync"
 	"tiny/codegen"
 	"tiny/devices"
 	"tiny/shape"
@@ -105,6 +107,9 @@ func elementwise(op codegen.Op, d DType, shp []int, srcs ...*lazy) *lazy {
 // contiguous tracker), not the base itself: the view is the node backward
 // must reach when it is a target. Its kernels are those of the base.
 func (n *lazy) view(m move) *lazy {
+	if v := n.constView(m); v != nil {
+		return v
+	}
 	base, st := n, shape.FromInts(n.shape...)
 	if n.kind == kView {
 		base, st = n.base, n.st
@@ -118,6 +123,103 @@ func (n *lazy) view(m move) *lazy {
 		return base
 	}
 	return &lazy{kind: kView, dtype: n.dtype, shape: shp, base: base, st: nst, eng: n.eng, parent: n, mv: m}
+}
+
+// constView is view's short way for a constant reshaped or expanded (the
+// scalar of x + 1 broadcast to x's shape): whatever the movements, its
+// tracker is one view of stride 0 everywhere, which constTracker keeps per
+// shape, instead of two movements through the symbolic trackers (1.9 of
+// the 11 us of x + 1 over 64x64 on CLANG). nil when m is another movement
+// or is invalid (view's error), when n is a padded or shrunk constant (not
+// every element is the constant: eye, the masks of cumsum), or a dim is 0.
+func (n *lazy) constView(m move) *lazy {
+	base := n
+	if n.kind == kView {
+		base = n.base
+		if !uniform(n.st) {
+			return nil // a pad's mask or a shrink's offset: not every element is the constant
+		}
+	}
+	if base.kind != kConst || m.op != mvReshape && m.op != mvExpand || len(m.shape) > maxConstRank {
+		return nil
+	}
+	switch m.op {
+	case mvReshape:
+		if prod(m.shape) != prod(n.shape) {
+			return nil
+		}
+	case mvExpand:
+		if len(m.shape) != len(n.shape) {
+			return nil
+		}
+		for i, d := range m.shape {
+			if n.shape[i] != d && n.shape[i] != 1 {
+				return nil
+			}
+		}
+	}
+	if slices.Contains(m.shape, 0) {
+		return nil
+	}
+	shp := slices.Clone(m.shape)
+	return &lazy{kind: kView, dtype: n.dtype, shape: shp, base: base, st: constTracker(shp), eng: n.eng, parent: n, mv: m}
+}
+
+// uniform reports whether st is one view with no mask and every stride 0:
+// a constant seen through it is the constant at every element.
+func uniform(st shape.Tracker) bool {
+	if len(st.Views) != 1 || st.Views[0].Mask != nil {
+		return false
+	}
+	for _, s := range st.Views[0].Strides {
+		if v, ok := s.Int(); !ok || v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// maxConstRank is the highest rank constTracker keeps trackers for.
+const maxConstRank = 6
+
+// constTrackers holds constTracker's trackers by shape, at most
+// maxConstTrackers of them (then it starts over).
+var constTrackers = struct {
+	sync.Mutex
+	m map[constKey]shape.Tracker
+}{m: map[constKey]shape.Tracker{}}
+
+const maxConstTrackers = 1024
+
+type constKey struct {
+	rank int
+	dims [maxConstRank]int
+}
+
+// constTracker returns the tracker of a constant seen with shape shp (no
+// dim 0, rank at most maxConstRank): shp's view with every stride 0, as
+// reshaping the scalar to ones and expanding gives it.
+func constTracker(shp []int) shape.Tracker {
+	k := constKey{rank: len(shp)}
+	copy(k.dims[:], shp)
+	constTrackers.Lock()
+	defer constTrackers.Unlock()
+	if st, ok := constTrackers.m[k]; ok {
+		return st
+	}
+	ones := make([]int, len(shp))
+	for i := range ones {
+		ones[i] = 1
+	}
+	st, err := shape.FromInts(ones...).ExpandInts(shp)
+	if err != nil {
+		panic(fmt.Sprintf("internal error: a constant's view of %v: %v", shp, err))
+	}
+	if len(constTrackers.m) >= maxConstTrackers {
+		clear(constTrackers.m)
+	}
+	constTrackers.m[k] = st
+	return st
 }
 
 // reshape returns n with a new shape of the same size.
