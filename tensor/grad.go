@@ -217,13 +217,7 @@ func cutLeaves(n *lazy, memo map[*lazy][]*lazy) []weak.Pointer[lazy] {
 		}
 		// Shared subgraphs (x + x, sixty deep) would repeat leaves without
 		// end: keep each once.
-		seen := map[*lazy]bool{}
-		out = slices.DeleteFunc(out, func(l *lazy) bool {
-			dup := seen[l]
-			seen[l] = true
-			return dup
-		})
-		memo[n] = out
+		memo[n] = dedupe(out)
 	})
 	var ps []weak.Pointer[lazy]
 	for _, l := range memo[n] {
@@ -232,6 +226,28 @@ func cutLeaves(n *lazy, memo map[*lazy][]*lazy) []weak.Pointer[lazy] {
 		}
 	}
 	return ps
+}
+
+// dedupe removes the repeats from ls, keeping the first of each, in place:
+// by comparing with the ones kept while they are few (a node's leaves
+// usually are: a map per node was most of cutLeaves' cost for x + 1), by a
+// set past that.
+func dedupe(ls []*lazy) []*lazy {
+	if len(ls) > 16 {
+		seen := map[*lazy]bool{}
+		return slices.DeleteFunc(ls, func(l *lazy) bool {
+			dup := seen[l]
+			seen[l] = true
+			return dup
+		})
+	}
+	out := ls[:0]
+	for _, l := range ls {
+		if !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // walkAfter calls after(n) for each node under root that enter accepts

@@ -683,3 +683,27 @@ func TestDetach(t *testing.T) {
 		}
 	}
 }
+
+// TestDedupe checks that dedupe keeps the first of each node in order, by
+// comparison for a few and by a set for many.
+func TestDedupe(t *testing.T) {
+	ns := make([]*lazy, 20)
+	for i := range ns {
+		ns[i] = &lazy{}
+	}
+	for _, n := range []int{3, 20} {
+		var in, want []*lazy
+		for i := range n {
+			in = append(in, ns[i], ns[i/2])
+			if !slices.Contains(want, ns[i]) {
+				want = append(want, ns[i])
+			}
+			if !slices.Contains(want, ns[i/2]) {
+				want = append(want, ns[i/2])
+			}
+		}
+		if got := dedupe(in); !slices.Equal(got, want) {
+			t.Errorf("%d nodes: got %d, want %d in order", n, len(got), len(want))
+		}
+	}
+}
