@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"math/rand"
+	"slices"
 	"testing"
 
 	"tiny/shape"
@@ -43,7 +44,7 @@ func TestConstView(t *testing.T) {
 				shp[rng.Intn(rank)] = size
 				m = move{op: mvReshape, shape: shp}
 			}
-			if m.op == mvReshape && len(m.shape) == len(n.shape) && equalInts(m.shape, n.shape) || m.op == mvExpand && equalInts(m.shape, n.shape) {
+			if m.op == mvReshape && len(m.shape) == len(n.shape) && slices.Equal(m.shape, n.shape) || m.op == mvExpand && slices.Equal(m.shape, n.shape) {
 				continue
 			}
 			want, err := m.apply(st)
@@ -76,16 +77,4 @@ func TestConstView(t *testing.T) {
 	if got := e.Eye(3, 3).Floats(); got[1] != 0 || got[4] != 1 {
 		t.Errorf("eye(3) = %v", got)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
