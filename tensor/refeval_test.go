@@ -299,7 +299,7 @@ func aluRef(op codegen.Op, d DType, a ...float64) float64 {
 	case codegen.OpLog2:
 		r = math.Log2(a[0])
 	case codegen.OpSin:
-		r = math.Sin(a[0])
+		r = codegen.Sin(a[0])
 	case codegen.OpSqrt:
 		r = math.Sqrt(a[0])
 	case codegen.OpRecip:

@@ -71,9 +71,20 @@ func (t *Tensor) Cos() *Tensor {
 	// products with q < 2**12 are exact), then by the quadrant cos(r) =
 	// 1 - 2·sin²(r/2) or ∓sin(r), one SIN either way.
 	q := a.Mul(2 / math.Pi).Add(0.5).Floor()
-	r := a.Sub(q.Mul(1.5703125)).Sub(q.Mul(4.837512969970703e-4)).Sub(q.Mul(7.549790126404332e-08))
+	parts, most := []float64{1.5703125, 4.837512969970703e-4, 7.549790126404332e-08}, float64(cosReduceMax)
+	if x.n.dtype == Float64 {
+		// fdlibm's split: three parts of 33 bits, exact times q < 2**20,
+		// and what they leave (8.5e-32, 16 ulps of cos next to its zero
+		// at 1564 pi/2). float32's parts left 4.5e-15: 860 ulps.
+		parts, most = []float64{1.57079632673412561417e+00, 6.07710050630396597660e-11, 2.02226624871116645580e-21,
+			8.47842766036889956997e-32}, 1<<19
+	}
+	r := a
+	for _, p := range parts {
+		r = r.Sub(q.Mul(p))
+	}
 	k := q.Sub(q.Mul(0.25).Floor().Mul(4.0))
-	big := a.Gt(cosReduceMax)
+	big := a.Gt(most)
 	odd := k.Eq(1).Or(k.Eq(3)).And(big.Not())
 	v := pick(odd, r, pick(big, a, r).Mul(0.5)).Sin()
 	even := v.Mul(v).Mul(-2.0).Add(1.0)
@@ -81,7 +92,8 @@ func (t *Tensor) Cos() *Tensor {
 	return withGrad(res, []*Tensor{x}, func(g *Tensor) []*Tensor { return []*Tensor{g.Mul(x.Sin()).Neg()} })
 }
 
-// cosReduceMax is the largest |x| Cos reduces by quarter turns itself;
+// cosReduceMax is the largest |x| Cos reduces by quarter turns itself in
+// float32 and float16 (float64: 2**19);
 // beyond, cos(x) is 1 - 2·sin²(x/2) (x/2 exact, SIN's own reduction). Cos
 // was tinygrad's sin(pi/2 - x), whose rounded argument cost it 9 ulp at
 // x = -7.4 and every digit near float32's largest.

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"math"
+	"math/big"
 	"math/rand"
 	"slices"
 	"testing"
@@ -234,7 +235,7 @@ func TestHalfExpLog(t *testing.T) {
 }
 
 // TestFloat64Series checks the float64 series of tanh, sinh, asin, acos
-// and atan against Go's
+// and atan, and cos's and tan's float64 reduction, against Go's
 // math on every engine: within 4 float64 ulps over magnitudes from 1e-300
 // to 2 and the thresholds between series and exponentials (further out
 // sinh is e**x's, whose x·log2(e) rounding costs ulps as in tinygrad; float32's
@@ -249,6 +250,13 @@ func TestFloat64Series(t *testing.T) {
 	for i := range len(xs) {
 		xs = append(xs, -xs[i])
 	}
+	// cos and tan take turns to 4000 and the points next to their zeros
+	// and poles, where a reduction's error shows.
+	turns := slices.Clone(xs)
+	for k := range 2500 {
+		z := float64(k) * math.Pi / 2
+		turns = append(turns, math.Nextafter(z, 0), math.Nextafter(z, math.Inf(1)), (rng.Float64()*2-1)*4000)
+	}
 	for name, e := range engines(t) {
 		for _, tc := range []struct {
 			name string
@@ -262,10 +270,16 @@ func TestFloat64Series(t *testing.T) {
 			{"asin", (*Tensor).Asin, func(x float64) float64 { return math.Atan2(x, math.Sqrt((1-x)*(1+x))) }},
 			{"acos", (*Tensor).Acos, func(x float64) float64 { return math.Atan2(math.Sqrt((1-x)*(1+x)), x) }},
 			{"atan", (*Tensor).Atan, math.Atan},
+			{"cos", (*Tensor).Cos, func(x float64) float64 { return turn(x, 0) }},
+			{"tan", (*Tensor).Tan, func(x float64) float64 { return turn(x, 1) / turn(x, 0) }},
 		} {
-			got := tc.f(e.FromFloats(xs, []int{len(xs)}, Float64)).Floats()
+			in := xs
+			if tc.name == "cos" || tc.name == "tan" {
+				in = turns
+			}
+			got := tc.f(e.FromFloats(in, []int{len(in)}, Float64)).Floats()
 			worst, at := 0.0, 0.0
-			for i, x := range xs {
+			for i, x := range in {
 				w := tc.want(x)
 				if math.IsNaN(w) || math.IsNaN(got[i]) {
 					if math.IsNaN(w) != math.IsNaN(got[i]) {
@@ -286,4 +300,26 @@ func TestFloat64Series(t *testing.T) {
 			}
 		}
 	}
+}
+
+// turn returns cos(x) (sin(x) with s = 1) for TestFloat64Series, reduced
+// by quarter turns with pi in 300 bits: Go's math.Cos reduces with pi/4 in
+// three parts, 25 ulps off next to cos's zero at 617 pi/2.
+func turn(x float64, s int) float64 {
+	const halfPi = "1.57079632679489661923132169163975144209858469968755291048747229615390820314310449931401741267105853399107404326"
+	if math.Abs(x) < math.Pi/4 { // no turn (and zeros keep their signs)
+		return [2]func(float64) float64{math.Cos, math.Sin}[s](x)
+	}
+	hp, _, _ := big.ParseFloat(halfPi, 10, 300, big.ToNearestEven)
+	k := math.Round(x / (math.Pi / 2))
+	r, _ := new(big.Float).SetPrec(300).Sub(new(big.Float).SetPrec(300).SetFloat64(x), new(big.Float).SetPrec(300).Mul(hp, big.NewFloat(k))).Float64()
+	switch (int(math.Mod(k, 4)) + 4 + 3*s) % 4 {
+	case 0:
+		return math.Cos(r)
+	case 1:
+		return -math.Sin(r)
+	case 2:
+		return -math.Cos(r)
+	}
+	return math.Sin(r)
 }

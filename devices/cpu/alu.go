@@ -265,7 +265,7 @@ func unaryFloat[T float](op codegen.Op) func(d, a []T) {
 	case codegen.OpLog2:
 		f = math.Log2
 	case codegen.OpSin:
-		f = math.Sin
+		f = codegen.Sin
 	default:
 		return nil
 	}

@@ -119,7 +119,7 @@ func alu(op codegen.Op, d, from codegen.DType, x, y, z value) value {
 		case codegen.OpLog2:
 			r = math.Log2(a)
 		case codegen.OpSin:
-			r = math.Sin(a)
+			r = codegen.Sin(a)
 		case codegen.OpSqrt:
 			r = math.Sqrt(a)
 		case codegen.OpRecip:

@@ -220,7 +220,7 @@ func ALU(op codegen.Op, d codegen.DType, x ...float64) float64 {
 	case codegen.OpLog2:
 		return math.Log2(x[0])
 	case codegen.OpSin:
-		return math.Sin(x[0])
+		return codegen.Sin(x[0])
 	case codegen.OpSqrt:
 		return math.Sqrt(x[0])
 	case codegen.OpRecip:
