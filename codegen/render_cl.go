@@ -774,6 +774,10 @@ func (r *clRenderer) uop(i int) {
 			r.line("const %s %s = %s;", clValueType(u.DType), r.ref(i), exp2Scaled(r.u, u, src, "tiny_exp2fs", func(v float64) string { return clConst(v, Float32) }))
 			return
 		}
+		if IsExp(r.u, u) {
+			r.line("const %s %s = exp(%s);", clValueType(u.DType), r.ref(i), exp2Base(u, src))
+			return
+		}
 		if u.Op == OpExp2 {
 			src = exp2Args(u, src)
 		}

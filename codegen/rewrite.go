@@ -250,6 +250,19 @@ func Exp2Scale(us []UOp, u UOp) (hi, lo float32, ok bool) {
 	return hi, lo, true
 }
 
+// IsExp reports whether EXP2 u of us is a float64 e**x folded: its scale
+// the constant log2(e) (exp, and sigmoid's and softplus's exponentials).
+// Every device computes it as exp of the base (x, or x ± k), rounded once:
+// 2**(x*log2 e) rounds the product first, an error of |x|·2**-53 in the
+// result (700 ulps at x = 700; tinygrad's float64 exp has it).
+func IsExp(us []UOp, u UOp) bool {
+	if u.Op != OpExp2 || u.DType != Float64 || len(u.Src) < 2 || u.ReduceOp == OpLog2 {
+		return false
+	}
+	c := us[u.Src[len(u.Src)-1]]
+	return c.Op == OpConst && c.Val == math.Log2E
+}
+
 // exp2Scaled returns the C or OpenCL C call of fn (tiny_exp2fs, or a folded
 // pow's tiny_exp2l2f) for folded float EXP2 u whose operands render as s:
 // base, hi, lo.

@@ -289,11 +289,16 @@ func (c *compiler) exp2Scaled(i int) vfunc {
 		add = c.in(u.Src[1]).slot
 	}
 	if regType(u.DType) == tF64 {
+		exp := codegen.IsExp(c.u, u)
 		return func(fr *frame, _, n int) {
 			t := fr.cur.f64
 			k, m := exp2Scaling(t, add, mul, neg)
 			for j, v := range t[x][:n] {
-				t[i][j] = math.Exp2((v + k) * m)
+				if exp {
+					t[i][j] = math.Exp(v + k)
+				} else {
+					t[i][j] = math.Exp2((v + k) * m)
+				}
 			}
 		}
 	}

@@ -222,6 +222,10 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 			if len(u.Src) == 3 {
 				x = alu(u.ReduceOp, u.DType, u.DType, x, regs[u.Src[1]], value{})
 			}
+			if codegen.IsExp(p.UOps, *u) {
+				regs[pc] = value{f: math.Exp(x.f)}
+				break
+			}
 			if len(u.Src) > 1 {
 				s := regs[u.Src[len(u.Src)-1]].f
 				if hi, lo, ok := codegen.Exp2Scale(p.UOps, *u); ok {
