@@ -235,7 +235,7 @@ func TestHalfExpLog(t *testing.T) {
 }
 
 // TestFloat64Series checks the float64 series of tanh, sinh, asin, acos
-// and atan, cos's and tan's float64 reduction, and exp (e**x, not
+// and atan, float64 erf, cos's and tan's float64 reduction, and exp (e**x, not
 // 2**(x*log2 e): codegen.IsExp), against Go's
 // math on every engine: within 4 float64 ulps over magnitudes from 1e-300
 // to 2 and the thresholds between series and exponentials (further out
@@ -263,6 +263,11 @@ func TestFloat64Series(t *testing.T) {
 	for range 3000 {
 		wide = append(wide, rng.Float64()*1454-745)
 	}
+	// erf past 1.2 too: its continued fraction from 2, its 1 from 6.
+	errs := []float64{1.9999999, 2, 2.0000001, 5.9999999, 6, 6.0000001, 30, math.Inf(1), math.Inf(-1), math.NaN()}
+	for range 2000 {
+		errs = append(errs, (rng.Float64()*2-1)*7)
+	}
 	for name, e := range engines(t) {
 		for _, tc := range []struct {
 			name string
@@ -277,6 +282,7 @@ func TestFloat64Series(t *testing.T) {
 			{"asin", (*Tensor).Asin, func(x float64) float64 { return math.Atan2(x, math.Sqrt((1-x)*(1+x))) }},
 			{"acos", (*Tensor).Acos, func(x float64) float64 { return math.Atan2(math.Sqrt((1-x)*(1+x)), x) }},
 			{"atan", (*Tensor).Atan, math.Atan},
+			{"erf", (*Tensor).Erf, math.Erf},
 			{"cos", (*Tensor).Cos, func(x float64) float64 { return turn(x, 0) }},
 			{"tan", (*Tensor).Tan, func(x float64) float64 { return turn(x, 1) / turn(x, 0) }},
 		} {
@@ -284,6 +290,8 @@ func TestFloat64Series(t *testing.T) {
 			switch tc.name {
 			case "cos", "tan":
 				in = turns
+			case "erf":
+				in = slices.Concat(xs, errs)
 			case "exp":
 				in = wide
 				if name == "ast" {
