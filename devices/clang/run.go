@@ -138,7 +138,8 @@ func (r *runner) split() (workers, chunks int) {
 
 // RunPair runs first (a CLANG kernel without variables or partials) chunk
 // by chunk with r (devices.Pairer): r's global loop is cut as RunContext
-// cuts it, and each worker runs first's share of a chunk and then r's.
+// cuts it, among as many workers as either kernel would take, and each
+// worker runs first's share of a chunk and then r's.
 func (r *runner) RunPair(ctx context.Context, first devices.Runner, firstBufs, bufs []*devices.Buffer, ratio int) (bool, error) {
 	f, ok := first.(*runner)
 	if !ok || workerPool() == 0 || pool.pair == 0 || r.p.Global == 0 || f.p.Global != r.p.Global*ratio ||
@@ -158,6 +159,12 @@ func (r *runner) RunPair(ctx context.Context, first devices.Runner, firstBufs, b
 	arg := []uintptr{f.entry, r.entry, uintptr(unsafe.Pointer(&fptrs[0])), uintptr(unsafe.Pointer(&ptrs[0])),
 		uintptr(unsafe.Pointer(&vals[0])), uintptr(unsafe.Pointer(&vals[0])), uintptr(ratio)}
 	workers, chunks := r.split()
+	if fw, _ := f.split(); fw > workers && r.p.Global >= 2 {
+		// The copy has the work to share even when the writes do not
+		// (a few indices a row): the pair takes the copy's workers.
+		workers = min(fw, r.p.Global)
+		chunks = min(r.p.Global, workers*chunksPerWorker)
+	}
 	err := r.loop(ctx, pool.pair, unsafe.Pointer(&arg[0]), nil, unsafe.Pointer(&vals[0]), chunks, workers)
 	runtime.KeepAlive(fptrs)
 	runtime.KeepAlive(ptrs)
