@@ -117,6 +117,36 @@ func TestScatterGrad(t *testing.T) {
 	}
 }
 
+// A scatter's add with a gradient to track stores too (no one-hot fold)
+// and gives torch's gradients: self's is g, src's is g where its position
+// adds (none out of range), repeats each getting theirs.
+func TestScatterAddGrad(t *testing.T) {
+	for name, e := range engines(t) {
+		x := e.Randn([]int{3, 5}, 1)
+		src := e.Randn([]int{3, 4}, 2)
+		idx := e.FromInts([]int64{0, 4, 0, 2, 1, 1, 3, 7, 4, 0, 2, 4}, []int{3, 4}, Int32)
+		plain := x.Scatter(1, idx, src, "add").Floats()
+		xg, sg := x.Detach().SetRequiresGrad(true), src.Detach().SetRequiresGrad(true)
+		out := xg.Scatter(1, idx, sg, "add")
+		for _, k := range out.Schedule() {
+			if strings.Contains(k.String(), "REDUCE") {
+				t.Fatalf("%s: a tracked scatter add folds a one-hot:\n%s", name, k)
+			}
+		}
+		if got := out.Floats(); !slices.Equal(got, plain) {
+			t.Fatalf("%s: tracked %v, untracked %v", name, got, plain)
+		}
+		w := e.FromFloats([]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, []int{3, 5}, Float32)
+		gs := out.Mul(w).Sum(nil, false).Gradient(xg, sg)
+		if got, want := gs[0].Floats(), w.Floats(); !slices.Equal(got, want) {
+			t.Fatalf("%s: self's grad %v, want %v", name, got, want)
+		}
+		if got, want := gs[1].Floats(), []float64{1, 5, 1, 3, 7, 7, 9, 0, 15, 11, 13, 15}; !slices.Equal(got, want) {
+			t.Fatalf("%s: src's grad %v, want %v", name, got, want)
+		}
+	}
+}
+
 // Setting positions chosen by tensor indices writes them with a scattering
 // store, not a one-hot of every position against every selected one
 // (numel x selected steps: x[rows] = v for 512 rows of a 4096x1024 tensor
