@@ -94,7 +94,8 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 		}
 		vals[i] = v
 	}
-	workers, chunks := r.split()
+	workers := r.workers()
+	chunks := chunksOf(p.Global, workers)
 	var parts []uint64
 	if r.abi.Finish != "" {
 		chunks = devices.PartialChunks(p.Global)
@@ -121,19 +122,21 @@ func (r *runner) RunContext(ctx context.Context, bufs []*devices.Buffer, vars ma
 	return err
 }
 
-// split returns how many workers share the program's global loop and into
-// how many chunks it is cut.
-func (r *runner) split() (workers, chunks int) {
-	p := r.p
-	workers = 1
-	if p.Global >= 2 && parallelWork(p) && !p.Serial {
-		workers = min(r.threads, p.Global)
+// workers returns how many workers share the program's global loop.
+func (r *runner) workers() int {
+	if p := r.p; p.Global >= 2 && parallelWork(p) && !p.Serial {
+		return min(r.threads, p.Global)
 	}
-	chunks = devices.Chunks(p.Global, workers)
+	return 1
+}
+
+// chunksOf returns how many chunks workers cut a global loop of n
+// iterations into.
+func chunksOf(n, workers int) int {
 	if workers > 1 {
-		chunks = min(p.Global, workers*chunksPerWorker)
+		return min(n, workers*chunksPerWorker)
 	}
-	return workers, chunks
+	return devices.Chunks(n, workers)
 }
 
 // RunPair runs first (a CLANG kernel without variables or partials) chunk
@@ -158,14 +161,10 @@ func (r *runner) RunPair(ctx context.Context, first devices.Runner, firstBufs, b
 	// arrays, the ratio.
 	arg := []uintptr{f.entry, r.entry, uintptr(unsafe.Pointer(&fptrs[0])), uintptr(unsafe.Pointer(&ptrs[0])),
 		uintptr(unsafe.Pointer(&vals[0])), uintptr(unsafe.Pointer(&vals[0])), uintptr(ratio)}
-	workers, chunks := r.split()
-	if fw, _ := f.split(); fw > workers && r.p.Global >= 2 {
-		// The copy has the work to share even when the writes do not
-		// (a few indices a row): the pair takes the copy's workers.
-		workers = min(fw, r.p.Global)
-		chunks = min(r.p.Global, workers*chunksPerWorker)
-	}
-	err := r.loop(ctx, pool.pair, unsafe.Pointer(&arg[0]), nil, unsafe.Pointer(&vals[0]), chunks, workers)
+	// The copy has the work to share even when the writes do not (a few
+	// indices a row): the pair takes the more workers of the two.
+	workers := max(r.workers(), min(f.workers(), r.p.Global))
+	err := r.loop(ctx, pool.pair, unsafe.Pointer(&arg[0]), nil, unsafe.Pointer(&vals[0]), chunksOf(r.p.Global, workers), workers)
 	runtime.KeepAlive(fptrs)
 	runtime.KeepAlive(ptrs)
 	runtime.KeepAlive(vals)
