@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"runtime"
 	"strings"
 	"time"
@@ -139,13 +138,13 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 	}
 	// The copy a kept scatter writes into is allocated as the kept
 	// result it becomes, so that its buffer flows back (outputBuffer).
-	kept := isTarget
+	var keptCopy map[*lazy]bool
 	for _, it := range items {
-		if it.out.kind == kScatter && isTarget[it.out] && !kept[it.out.src[0]] {
-			if len(kept) == len(isTarget) { // still isTarget itself
-				kept = maps.Clone(isTarget)
+		if it.out.kind == kScatter && isTarget[it.out] {
+			if keptCopy == nil {
+				keptCopy = map[*lazy]bool{}
 			}
-			kept[it.out.src[0]] = true
+			keptCopy[it.out.src[0]] = true
 		}
 	}
 	lastUse := map[*lazy]int{}
@@ -188,7 +187,7 @@ func (e *Engine) realize(targets []*lazy, keepGrad bool) {
 			}
 			ok = true
 		} else {
-			out, ok = outputBuffer(it.out.dtype, prod(it.out.shape), kept[it.out])
+			out, ok = outputBuffer(it.out.dtype, prod(it.out.shape), isTarget[it.out] || keptCopy[it.out])
 		}
 		if !ok {
 			out = devices.Alloc(it.out.dtype, prod(it.out.shape))
