@@ -116,24 +116,34 @@ func (t *Tensor) Swish() *Tensor {
 }
 
 // Sinh returns (e**x - e**-x)/2, and below |x| = 1 its Taylor series to
-// x**11 (error below 2e-10; for float64 to x**23), which keeps small x's digits where the
-// difference of exponentials cancels (sinh(1e-5) is 1e-5, not 1.0013e-5);
-// -0 stays -0. Past |x| = 88 it is computed as h*h/2 with h = e**(|x|/2),
+// x**11 (error below 2e-10; for float64 to x**23), which keeps small x's
+// digits where the difference of exponentials cancels (sinh(1e-5) is
+// 1e-5, not 1.0013e-5); -0 stays -0. Past |x| = 88 it is computed as h*h/2 with h = e**(|x|/2),
 // finite up to 89.4 as torch's, where e**|x| overflows float32. The
 // gradient is cosh.
 func (t *Tensor) Sinh() *Tensor {
 	x := t.floatOf()
 	sq := x.Square()
-	p := []float64{1.0 / 39916800, 1.0 / 362880, 1.0 / 5040, 1.0 / 120, 1.0 / 6}
-	if x.n.dtype == Float64 {
-		// to x**23: the next term is below 7e-26 of sinh up to |x| = 1
-		p = []float64{3.868170170630684e-23, 1.9572941063391263e-20, 8.22063524662433e-18, 2.8114572543455206e-15,
-			7.647163731819816e-13, 1.6059043836821613e-10, 2.505210838544172e-08, 2.7557319223985893e-06,
-			0.0001984126984126984, 0.008333333333333333, 0.16666666666666666}
-	}
-	series := x.Add(x.Mul(sq).Mul(polyN(sq, p...)))
+	series := oddPoly(x, sq, []float64{1.0 / 39916800, 1.0 / 362880, 1.0 / 5040, 1.0 / 120, 1.0 / 6}, sinhTaylor64)
 	r := pick(sq.Lt(1), series, expHalves(x, false))
 	return withGrad(r, []*Tensor{x}, func(g *Tensor) []*Tensor { return []*Tensor{g.Mul(x.Cosh())} })
+}
+
+// sinhTaylor64 is P of Sinh's x + x·z·P(z), z = x², for float64: the
+// Taylor series to x**23, whose next term is below 7e-26 of sinh up to
+// |x| = 1.
+var sinhTaylor64 = []float64{3.868170170630684e-23, 1.9572941063391263e-20, 8.22063524662433e-18,
+	2.8114572543455206e-15, 7.647163731819816e-13, 1.6059043836821613e-10, 2.505210838544172e-08,
+	2.7557319223985893e-06, 0.0001984126984126984, 0.008333333333333333, 0.16666666666666666}
+
+// oddPoly returns u + u·z·P(z) for z = u², P's coefficients highest first:
+// p64 for a float64 u (series long enough for float64), else p32.
+func oddPoly(u, z *Tensor, p32, p64 []float64) *Tensor {
+	p := p32
+	if u.n.dtype == Float64 {
+		p = p64
+	}
+	return u.Add(u.Mul(z).Mul(polyN(z, p...)))
 }
 
 // Cosh returns (e**x + e**-x)/2, finite up to |x| = 89.4 as Sinh. The
@@ -208,13 +218,8 @@ func (t *Tensor) Acos() *Tensor {
 func asinCore(a *Tensor) (near, p *Tensor) {
 	near = le(a, 0.5)
 	u := pick(near, a, a.RSub(1.0).Mul(0.5).Sqrt())
-	z := u.Square()
-	c := []float64{0.03744115678481923, 0.01449185742827084, 0.03179394983480303,
-		0.044518520196767886, 0.07500496945554003, 0.16666660078960654}
-	if a.n.dtype == Float64 {
-		c = asinTaylor64
-	}
-	return near, u.Add(u.Mul(z).Mul(polyN(z, c...)))
+	return near, oddPoly(u, u.Square(), []float64{0.03744115678481923, 0.01449185742827084, 0.03179394983480303,
+		0.044518520196767886, 0.07500496945554003, 0.16666660078960654}, asinTaylor64)
 }
 
 // asinTaylor64 and atanTaylor64 are P of u + u·z·P(z), z = u², for float64
@@ -256,12 +261,8 @@ func (t *Tensor) Atan() *Tensor {
 		num := pick(near, a, pick(mid, a.Sub(1.0), -1.0))
 		den := pick(near, 1.0, pick(mid, a.Add(1.0), a))
 		u := num.Div(den)
-		z := u.Square()
-		c := []float64{0.038588112332296545, -0.07973874777829379, 0.10938104100375595, -0.142717051965862, 0.19999468275627072, -0.3333332650402622}
-		if a.n.dtype == Float64 {
-			c = atanTaylor64
-		}
-		at := u.Add(u.Mul(z).Mul(polyN(z, c...)))
+		at := oddPoly(u, u.Square(), []float64{0.038588112332296545, -0.07973874777829379, 0.10938104100375595,
+			-0.142717051965862, 0.19999468275627072, -0.3333332650402622}, atanTaylor64)
 		// pi/4 and pi/2 as float32 plus what float32 rounds off them, as
 		// constants of a's dtype (two Go floats picked give float32, which
 		// would round lo: 17 ulps of a float64 arctangent).

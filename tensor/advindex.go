@@ -284,9 +284,9 @@ func (t *Tensor) SetIndex(items []IndexItem, v *Tensor) *Tensor {
 // "add" or "multiply" (folded with t's value). Positions outside the axis
 // write nothing, as in tinygrad. It is a copy of t and a scattering store
 // (scatterStore), with torch's gradients for t and src when one is tracked
-// (scatterWithGrad); add and multiply with a gradient to track fold a
-// one-hot comparison over dim instead, as tinygrad does, whose gradient
-// flows.
+// (scatterWithGrad, scatterAddWithGrad); multiply with a gradient to track
+// folds a one-hot comparison over dim instead, as tinygrad does, whose
+// gradient flows.
 func (t *Tensor) Scatter(dim int, idx, src *Tensor, reduce string) *Tensor {
 	if reduce != "" && reduce != "add" && reduce != "multiply" {
 		fail("scatter: reduce must be none, 'add' or 'multiply', got '%s'", reduce)

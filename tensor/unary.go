@@ -151,13 +151,12 @@ func (t *Tensor) Sigmoid() *Tensor {
 func (t *Tensor) Tanh() *Tensor {
 	x := t.floatOf()
 	r := odd(x, func(a *Tensor) *Tensor {
-		z := a.Square()
-		near, p := 0.625, []float64{0.002138238213556582, -0.00817180328866018, 0.021698216207798167,
-			-0.05394625427253278, 0.13333201357179952, -0.3333333065807}
+		near := 0.625
 		if x.n.dtype == Float64 {
-			near, p = 0.55, tanhTaylor64
+			near = 0.55
 		}
-		series := a.Add(a.Mul(z).Mul(polyN(z, p...)))
+		series := oddPoly(a, a.Square(), []float64{0.002138238213556582, -0.00817180328866018, 0.021698216207798167,
+			-0.05394625427253278, 0.13333201357179952, -0.3333333065807}, tanhTaylor64)
 		far := a.Mul(2.0).Exp().Add(1.0).Reciprocal().Mul(2.0).RSub(1.0)
 		return pick(a.Lt(near), series, far)
 	})
