@@ -85,14 +85,24 @@ func TestScatterStore(t *testing.T) {
 	}
 }
 
+// scatterGradCase is the scatter of TestScatterGrad and TestScatterAddGrad:
+// self 3x5, src 3x4, indices with repeats and one out of range (row 0
+// writes 0, 4, 0, 2; row 1 1, 1, 3 and 7; row 2 4, 0, 2, 4), and the
+// weights 1..15 of self's elements in the loss.
+func scatterGradCase(e *Engine) (x, src, idx, w *Tensor) {
+	x = e.Randn([]int{3, 5}, 1)
+	src = e.Randn([]int{3, 4}, 2)
+	idx = e.FromInts([]int64{0, 4, 0, 2, 1, 1, 3, 7, 4, 0, 2, 4}, []int{3, 4}, Int32)
+	w = e.FromFloats([]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, []int{3, 5}, Float32)
+	return x, src, idx, w
+}
+
 // With a gradient to track Scatter still stores (no one-hot fold) and gives
 // torch's gradients: self's where no index writes, src's where its position
 // was the last write to its element (out-of-range positions get none).
 func TestScatterGrad(t *testing.T) {
 	for name, e := range engines(t) {
-		x := e.Randn([]int{3, 5}, 1)
-		src := e.Randn([]int{3, 4}, 2)
-		idx := e.FromInts([]int64{0, 4, 0, 2, 1, 1, 3, 7, 4, 0, 2, 4}, []int{3, 4}, Int32)
+		x, src, idx, w := scatterGradCase(e)
 		plain := x.Scatter(1, idx, src, "").Floats()
 		xg, sg := x.Detach().SetRequiresGrad(true), src.Detach().SetRequiresGrad(true)
 		out := xg.Scatter(1, idx, sg, "")
@@ -104,7 +114,6 @@ func TestScatterGrad(t *testing.T) {
 		if got := out.Floats(); !slices.Equal(got, plain) {
 			t.Fatalf("%s: tracked %v, untracked %v", name, got, plain)
 		}
-		w := e.FromFloats([]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, []int{3, 5}, Float32)
 		gs := out.Mul(w).Sum(nil, false).Gradient(xg, sg)
 		// Row 0 writes 0, 4, 0, 2 (the first 0 overwritten); row 1 writes
 		// 1, 1, 3 and 7 (out of range); row 2 writes 4, 0, 2, 4.
@@ -122,9 +131,7 @@ func TestScatterGrad(t *testing.T) {
 // adds (none out of range), repeats each getting theirs.
 func TestScatterAddGrad(t *testing.T) {
 	for name, e := range engines(t) {
-		x := e.Randn([]int{3, 5}, 1)
-		src := e.Randn([]int{3, 4}, 2)
-		idx := e.FromInts([]int64{0, 4, 0, 2, 1, 1, 3, 7, 4, 0, 2, 4}, []int{3, 4}, Int32)
+		x, src, idx, w := scatterGradCase(e)
 		plain := x.Scatter(1, idx, src, "add").Floats()
 		xg, sg := x.Detach().SetRequiresGrad(true), src.Detach().SetRequiresGrad(true)
 		out := xg.Scatter(1, idx, sg, "add")
@@ -136,7 +143,6 @@ func TestScatterAddGrad(t *testing.T) {
 		if got := out.Floats(); !slices.Equal(got, plain) {
 			t.Fatalf("%s: tracked %v, untracked %v", name, got, plain)
 		}
-		w := e.FromFloats([]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, []int{3, 5}, Float32)
 		gs := out.Mul(w).Sum(nil, false).Gradient(xg, sg)
 		if got, want := gs[0].Floats(), w.Floats(); !slices.Equal(got, want) {
 			t.Fatalf("%s: self's grad %v, want %v", name, got, want)
