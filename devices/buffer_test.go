@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"testing"
 	"time"
+	"unsafe"
 
 	"tiny/codegen"
 )
@@ -108,4 +109,97 @@ func TestFreeHugeCollects(t *testing.T) {
 		}
 	}
 	t.Fatal("no collection after freeing a buffer larger than PoolBytes")
+}
+
+// TestCarve: a miss takes its memory from a pooled buffer of a size the
+// program has stopped asking for (stale) or has one to spare, cut into
+// pieces of the size asked for, and from no other.
+func TestCarve(t *testing.T) {
+	const s = 2<<20 + 64*3 // a size no other test uses
+	big := 4 * s           // four pieces
+	within := func(b *Buffer, raw []byte) bool {
+		p, lo := uintptr(b.Ptr()), uintptr(unsafe.Pointer(&raw[0]))
+		return p >= lo && p+uintptr(len(b.Data)) <= lo+uintptr(len(raw))
+	}
+	event := func() { Alloc(codegen.Uint8, 64).Free() } // a free: the pool's clock ticks
+
+	// Stale: freed long ago, its size not asked for since.
+	a := Alloc(codegen.Uint8, big)
+	raw := a.Data
+	a.Free()
+	n := carved.Load()
+	if b := Alloc(codegen.Uint8, s); within(b, raw) || carved.Load() != n {
+		t.Fatal("carved a buffer freed just before")
+	}
+	for range staleAfter {
+		event()
+	}
+	b := Alloc(codegen.Uint8, s)
+	if !within(b, raw) || carved.Load() != n+1 {
+		t.Fatal("a stale buffer was not carved")
+	}
+	if got := Pooled(codegen.Uint8, s); got != 3 {
+		t.Fatalf("carving pooled %d pieces, want 3", got)
+	}
+	seen := map[uintptr]bool{uintptr(b.Ptr()): true}
+	for range 3 {
+		p, _ := Reuse(codegen.Uint8, s)
+		if !within(p, raw) || seen[uintptr(p.Ptr())] || uintptr(p.Ptr())%align != 0 {
+			t.Fatalf("piece at %p: outside the buffer, repeated or unaligned", p.Ptr())
+		}
+		seen[uintptr(p.Ptr())] = true
+	}
+
+	// In use: two buffers of a size that a loop asks for, the older one
+	// lying under the newer while fewer than spareAfter requests pass.
+	big2 := 3*s + 64
+	olds := []*Buffer{Alloc(codegen.Uint8, big2), Alloc(codegen.Uint8, big2)}
+	raw = olds[0].Data
+	for _, o := range olds {
+		o.Free()
+	}
+	round := func() {
+		r, ok := Reuse(codegen.Uint8, big2)
+		if !ok {
+			t.Fatal("the pool lost a buffer")
+		}
+		r.Free()
+	}
+	for range spareAfter - 2 {
+		round()
+	}
+	for range staleAfter {
+		event()
+	}
+	round() // the size is still asked for: not stale
+	n = carved.Load()
+	if b := Alloc(codegen.Uint8, s); within(b, raw) || carved.Load() != n {
+		t.Fatal("carved a buffer its loop may still need")
+	}
+	// After spareAfter requests served by the newer one, the older is
+	// spare.
+	round()
+	if b := Alloc(codegen.Uint8, s); !within(b, raw) || carved.Load() != n+1 {
+		t.Fatal("a spare buffer was not carved")
+	}
+	if got := Pooled(codegen.Uint8, big2); got != 1 {
+		t.Fatalf("%d buffers of the carved size left, want 1", got)
+	}
+
+	// Too large: more than carveRatio pieces.
+	for Pooled(codegen.Uint8, big2) > 0 {
+		Reuse(codegen.Uint8, big2)
+	}
+	c := Alloc(codegen.Uint8, (carveRatio+1)*s)
+	c.Free()
+	for range staleAfter {
+		event()
+	}
+	n = carved.Load()
+	for Pooled(codegen.Uint8, s) > 0 {
+		Reuse(codegen.Uint8, s)
+	}
+	if Alloc(codegen.Uint8, s); carved.Load() != n {
+		t.Fatal("carved a buffer more than carveRatio times the size")
+	}
 }
