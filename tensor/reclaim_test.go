@@ -273,3 +273,50 @@ func TestGrow(t *testing.T) {
 		}
 	}
 }
+
+// TestProvision checks that a large size's second result to find the pool
+// empty brings the buffers of a loop's steady state at once (its lead and
+// the results between two collections), and starts a collection; the
+// first miss brings none. The size is one no other test uses.
+func TestProvision(t *testing.T) {
+	const n = 3<<18 + 48 // float32: just over 3 MiB
+	size := n * Float32.Size()
+	b1, ok := outputBuffer(Float32, n, true)
+	if ok {
+		t.Fatal("outputBuffer found a buffer of a size no one freed")
+	}
+	if got := devices.Pooled(Float32, n); got != 0 {
+		t.Fatalf("the first miss pooled %d buffers, want none", got)
+	}
+	if b1 == nil {
+		b1 = devices.Alloc(Float32, n)
+	}
+	defer b1.Free()
+	drain := func() {
+		for devices.Pooled(Float32, n) > 0 {
+			devices.Reuse(Float32, n)
+		}
+	}
+	drain() // the pieces of a stale buffer Alloc carved, if it did
+	before := collectCalls.Load()
+	b2, ok := outputBuffer(Float32, n, true)
+	if !ok {
+		t.Fatal("the second miss got no buffer")
+	}
+	defer b2.Free()
+	want := min(lead(size)+(collectEvery+size-1)/size, growBytes/size)
+	if got := devices.Pooled(Float32, n); got != want-1 {
+		t.Errorf("the second miss pooled %d buffers, want %d (lead %d)", got, want-1, lead(size))
+	}
+	if collectCalls.Load() == before {
+		t.Error("provisioning started no collection")
+	}
+	// A third miss (the pool emptied) provisions nothing more.
+	drain()
+	if b3, _ := outputBuffer(Float32, n, true); b3 != nil {
+		b3.Free()
+	}
+	if got := devices.Pooled(Float32, n); got > 1 {
+		t.Errorf("the third miss pooled %d buffers", got)
+	}
+}
