@@ -61,6 +61,8 @@ table, eidx = f32(16384, 256), rng.integers(0, 16384, 4096)
 G = f32(4096, 64)
 R = f32(2048, 512)
 cls = rng.integers(0, 1024, 4096)
+MA, MB = f32(1024, 1024), f32(1024, 1024)
+AQ, AK, AV = f32(8, 8, 256, 64), f32(8, 8, 256, 64), f32(8, 8, 256, 64)
 
 
 def layernorm(x):
@@ -75,6 +77,12 @@ def logsumexp(x):
 
 def cross_entropy(x, c):
     return -log_softmax(x)[np.arange(len(c)), c].mean()
+
+
+def attention(q, k, v):
+    s = q @ k.transpose(0, 1, 3, 2) / np.float32(8)
+    s = np.exp(s - s.max(axis=-1, keepdims=True))
+    return (s / s.sum(axis=-1, keepdims=True)) @ v
 
 
 def scatter_rows():
@@ -108,6 +116,8 @@ ROWS = {
     "bmm_attn": lambda: Q @ K,
     "bmm_256": lambda: B1 @ B2,
     "linear_wide": lambda: L1 @ L2,
+    "matmul_nt": lambda: MA @ MB.T,
+    "attention": lambda: attention(AQ, AK, AV),
     "log_softmax": lambda: log_softmax(S),
     "logsumexp_rows": lambda: logsumexp(S),
     "layernorm": lambda: layernorm(S),
@@ -127,6 +137,7 @@ ROWS = {
     "pow": lambda: S ** np.float32(2.5),
     "pow_frac": lambda: S ** np.float32(1.3),
     "sigmoid": lambda: 1 / (1 + np.exp(-S)),
+    "softplus": lambda: np.logaddexp(np.float32(0), S),
     "clip": lambda: np.clip(S, np.float32(0.2), np.float32(0.8)),
     "floor": lambda: np.floor(S * np.float32(10)),
     "where_log": lambda: np.log(np.where(S > 0.5, S, np.float32(1))),
@@ -162,7 +173,7 @@ try:
     import torch.nn.functional as F
     torch.set_num_threads(2)
     T = {k: torch.from_numpy(v) for k, v in dict(X=X, S=S, S2=S2, bias=bias, Y=Y, Q=Q, K=K, B1=B1, B2=B2, L1=L1, L2=L2,
-                                                  table=table, G=G, R=R, cx=cx, cw=cw, P=P, Z=Z, IX=IX).items()}
+                                                  MA=MA, MB=MB, AQ=AQ, AK=AK, AV=AV, table=table, G=G, R=R, cx=cx, cw=cw, P=P, Z=Z, IX=IX).items()}
     tg, te, toh = torch.from_numpy(gidx), torch.from_numpy(eidx), torch.from_numpy(ohidx)
     tcls = torch.from_numpy(cls)
     TROWS = {
@@ -183,6 +194,8 @@ try:
         "bmm_attn": lambda: T["Q"] @ T["K"],
         "bmm_256": lambda: T["B1"] @ T["B2"],
         "linear_wide": lambda: T["L1"] @ T["L2"],
+        "matmul_nt": lambda: T["MA"] @ T["MB"].T,
+        "attention": lambda: torch.softmax(T["AQ"] @ T["AK"].transpose(-2, -1) / 8, -1) @ T["AV"],
         "log_softmax": lambda: torch.log_softmax(T["S"], 1),
         "logsumexp_rows": lambda: torch.logsumexp(T["S"], 1),
         "layernorm": lambda: F.layer_norm(T["S"], (1024,)),
@@ -202,6 +215,7 @@ try:
         "pow": lambda: T["S"] ** 2.5,
         "pow_frac": lambda: T["S"] ** 1.3,
         "sigmoid": lambda: torch.sigmoid(T["S"]),
+        "softplus": lambda: F.softplus(T["S"]),
         "clip": lambda: torch.clamp(T["S"], 0.2, 0.8),
         "floor": lambda: torch.floor(T["S"] * 10),
         "where_log": lambda: torch.log(torch.where(T["S"] > 0.5, T["S"], 1.0)),

@@ -9,8 +9,8 @@ import (
 
 // Wide is every op family tiny has, on shapes users meet: elementwise,
 // reductions over each axis, argmax/argmin, running sums and maxima,
-// batched matmul, softmax, gather and indexing, conv2d, pools, the
-// movement ops (cat, pad, permute, flip), and pow, sigmoid, floor, a
+// batched matmul, a @ b.T, attention, softmax, gather and indexing, conv2d, pools, the
+// movement ops (cat, pad, permute, flip), and pow, sigmoid, softplus, floor, a
 // select into a log, tril, one_hot and interpolate. bench/wide.py times the same rows
 // in NumPy.
 var Wide = []Row{
@@ -96,6 +96,25 @@ var Wide = []Row{
 	{Name: "linear_wide", What: "x @ w, 96x1024 @ 1024x8192", In: []Input{f32(96, 1024), f32(1024, 8192)},
 		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Matmul(t[1]) },
 		Ref: func(x [][]float64) []float64 { return bmm(x[0], x[1], 1, 96, 1024, 8192) }, Rtol: 1e-5},
+	// a @ b.T: the layout of a Linear's weight (out, in) and of attention's
+	// keys, read along its rows.
+	{Name: "matmul_nt", What: "a @ b.T, 1024x1024 @ (1024x1024).T", In: []Input{f32(1024, 1024), f32(1024, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Matmul(t[1].Transpose(0, 1)) },
+		Ref: func(x [][]float64) []float64 { return bmm(x[0], transpose(x[1], 1024, 1024), 1, 1024, 1024, 1024) }, Rtol: 1e-5},
+	{Name: "attention", What: "scaled_dot_product_attention, 8x8 heads of 256x64", In: []Input{f32(8, 8, 256, 64), f32(8, 8, 256, 64), f32(8, 8, 256, 64)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor {
+			return t[0].ScaledDotProductAttention(t[1], t[2], nil, 0, false)
+		},
+		Ref: func(x [][]float64) []float64 {
+			var out []float64
+			const l, d = 256, 64
+			for h := range 64 {
+				q, k, v := x[0][h*l*d:(h+1)*l*d], x[1][h*l*d:(h+1)*l*d], x[2][h*l*d:(h+1)*l*d]
+				s := each(bmm(q, transpose(k, l, d), 1, l, d, l), func(a float64) float64 { return a / 8 })
+				out = append(out, bmm(softmax(s, l, l, false), v, 1, l, l, d)...)
+			}
+			return out
+		}, Atol: 1e-6, Rtol: 1e-4},
 	{Name: "log_softmax", What: "log_softmax over rows, 4096x1024", In: []Input{f32(4096, 1024)},
 		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].LogSoftmax(1) },
 		Ref: func(x [][]float64) []float64 { return softmax(x[0], 4096, 1024, true) }, Atol: 1e-5, Rtol: 1e-5},
@@ -239,6 +258,12 @@ var Wide = []Row{
 		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Sigmoid() },
 		Ref: func(x [][]float64) []float64 {
 			return each(x[0], func(v float64) float64 { return 1 / (1 + math.Exp(-v)) })
+		},
+		Atol: 1e-6, Rtol: 1e-5},
+	{Name: "softplus", What: "softplus(x), 4096x1024", In: []Input{f32(4096, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Softplus(1, 20) },
+		Ref: func(x [][]float64) []float64 {
+			return each(x[0], func(v float64) float64 { return math.Log1p(math.Exp(v)) })
 		},
 		Atol: 1e-6, Rtol: 1e-5},
 	{Name: "clip", What: "x.clip(0.2, 0.8), 4096x1024", In: []Input{f32(4096, 1024)},
