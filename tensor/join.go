@@ -79,7 +79,8 @@ func Stack(dim int, ts ...*Tensor) *Tensor {
 // a broadcast multiply and a sum over the last axis, so it is one kernel. It
 // panics with a *Error when the inner dimensions differ or an operand is 0-d.
 func (t *Tensor) Matmul(w *Tensor) *Tensor {
-	x, y := t.matmulOperands(t.columnsOperand(w))
+	a, b := rowMajorOperands(t, w)
+	x, y := a.matmulOperands(b)
 	// Accumulated in the sum dtype, given in the operands' (tinygrad's dot):
 	// uint8 @ uint8 is uint8, bool @ bool is bool.
 	return x.Mul(y).Sum([]int{-1}, false).Cast(codegen.Promote(t.n.dtype, w.n.dtype))
@@ -90,41 +91,55 @@ func (t *Tensor) Matmul(w *Tensor) *Tensor {
 // int32 sums, float16 ones with acc Float32 a float32 result.
 func (t *Tensor) MatmulAcc(w *Tensor, acc DType) *Tensor {
 	checkDType("matmul", acc)
-	x, y := t.matmulOperands(t.columnsOperand(w))
+	a, b := rowMajorOperands(t, w)
+	x, y := a.matmulOperands(b)
 	return x.Mul(y).SumAcc([]int{-1}, false, acc)
 }
 
-// columnsOperand returns w, or a copy of it in row-major order when it is
-// a view that steps along its columns by a whole row and along its rows
-// by one element (a @ b.T: the layout of a Linear's weight, attention's
-// keys) and t has rows enough to pay for the copy. A matmul's register
-// tile runs along the columns of w, with a panel of it packed for its
-// rows; read along its rows the kernel takes dot products instead, with a
-// vector accumulator summed at the end of each: a @ b.T over 1024x1024 ran
-// at 119 GFLOP/s against 296 for a @ b, attention's q @ k.T (64 of
-// 256x64 @ 64x256) at 40 against 190. The copy reads w once (about 1 ms
-// for 1024x1024).
-func (t *Tensor) columnsOperand(w *Tensor) *Tensor {
+// rowMajorOperands returns t and w, each copied into row-major order when
+// it is a transposed view (transposed) and the product is large enough
+// to pay for the copy. A matmul's register tile runs along the columns of
+// w, with a panel of it packed for its rows, and takes each row's
+// elements of t one at a time. Read along its rows (a @ b.T: a Linear's
+// weight, attention's keys), w got a kernel of dot products instead, each
+// with a vector accumulator summed at its end: 119 GFLOP/s for 1024x1024
+// against 296 for a @ b, attention's q @ k.T (64 of 256x64 @ 64x256) 40
+// against 190. t read down its columns (a.T @ b: a weight's gradient)
+// took 17-18.5 ms for 1024x1024 against 9-11. A copy reads the operand
+// once (about 1 ms for 1024x1024).
+func rowMajorOperands(t, w *Tensor) (*Tensor, *Tensor) {
 	n1, n2 := t.Ndim(), w.Ndim()
-	if n1 < 2 || n2 < 2 || t.n.shape[n1-2] < minCopyRows || w.n.shape[n2-1] < minCopyColumns ||
-		w.n.kind != kView || len(w.n.st.Views) != 1 || w.n.st.Views[0].Mask != nil {
-		return w
+	if n1 < 2 || n2 < 2 {
+		return t, w
 	}
-	st := w.n.st.Views[0].Strides
-	if k, ok := st[n2-2].Int(); !ok || k != 1 {
-		return w
+	rows, cols := t.n.shape[n1-2], w.n.shape[n2-1]
+	if rows >= minCopyRows && cols >= minCopyColumns && transposed(w) {
+		w = w.Contiguous()
 	}
-	if c, ok := st[n2-1].Int(); !ok || c < int64(w.n.shape[n2-2]) {
-		return w
+	if cols >= minCopyRows && rows >= minCopyColumns && transposed(t) {
+		t = t.Contiguous()
 	}
-	return w.Contiguous()
+	return t, w
 }
 
-// minCopyRows and minCopyColumns say when columnsOperand copies: the rows
-// of t (of each matrix of a batch) share the copy's cost, and a tile of
-// w's columns needs columns enough to fill its vectors. 96 rows by
-// 1024x8192 (a Linear's weight): the copy 6.6 ms, the product 7.8 against
-// 15.8 ms without it, no gain worth the memory.
+// transposed reports whether t is a view that steps by one element along
+// its second-to-last axis and by a whole row (or more) along its last.
+func transposed(t *Tensor) bool {
+	n := t.Ndim()
+	if t.n.kind != kView || len(t.n.st.Views) != 1 || t.n.st.Views[0].Mask != nil {
+		return false
+	}
+	st := t.n.st.Views[0].Strides
+	r, ok := st[n-2].Int()
+	c, ok2 := st[n-1].Int()
+	return ok && ok2 && r == 1 && c >= int64(t.n.shape[n-2])
+}
+
+// minCopyRows and minCopyColumns say when rowMajorOperands copies: the
+// other operand's extent shares the copy's cost (t's rows for w, w's
+// columns for t), and a tile needs rows and columns enough to fill it.
+// 96 rows by 1024x8192 (a Linear's weight): the copy 6.6 ms, the product
+// 7.8 against 15.8 ms without it, no gain worth the memory.
 const (
 	minCopyRows    = 128
 	minCopyColumns = 32
