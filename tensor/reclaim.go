@@ -28,7 +28,9 @@ import (
 // before the next round asks; and when the pool has none, realize waits for
 // a collection rather than allocating, once it has allocated aheadLimit
 // bytes fresh since waiting last brought nothing back and the size has as
-// many buffers as its lead and one more (grow).
+// many buffers as its lead and one more (grow). A size's second miss
+// brings it all the buffers a loop's steady state takes at once
+// (provision).
 //
 // A collection is started without runtime.GC: runtime.GC also sweeps the
 // whole heap before it returns, yielding the processor after every span,
