@@ -98,10 +98,17 @@ func outputBuffer(d DType, n int, kept bool) (*devices.Buffer, bool) {
 		return reclaim(d, n)
 	}
 	k := batch(size)
-	if sinceCollect.Add(int64(size)) >= max(collectEvery, int64(k*size)) && devices.Pooled(d, n) < lead(size)+k-1 {
+	if sinceCollect.Add(int64(size)) >= collectBytes(size) && devices.Pooled(d, n) < lead(size)+k-1 {
 		collectSoon()
 	}
 	return b, true
+}
+
+// collectBytes is how many bytes of large results of size bytes realize
+// hands out between the collections it starts while the pool still has
+// buffers: collectEvery, or a batch of such results when that is more.
+func collectBytes(size int) int64 {
+	return max(collectEvery, int64(batch(size)*size))
 }
 
 // batchBytes bounds the large results realize lets pass between two
@@ -203,11 +210,8 @@ func raiseLead(size int) bool {
 // next ones.
 func provision(d DType, n int) (*devices.Buffer, bool) {
 	size := n * d.Size()
-	k := batch(size)
-	if size < collectEvery {
-		k = (collectEvery + size - 1) / size
-	}
-	want := max(1, min(lead(size)+k, growBytes/size))
+	rounds := int((collectBytes(size) + int64(size) - 1) / int64(size))
+	want := max(1, min(lead(size)+rounds, growBytes/size))
 	out := devices.Alloc(d, n)
 	for range want - 1 {
 		b := devices.Alloc(d, n)
