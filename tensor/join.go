@@ -126,7 +126,7 @@ func rowMajorOperands(t, w *Tensor) (*Tensor, *Tensor) {
 // its second-to-last axis and by a whole row (or more) along its last.
 func transposed(t *Tensor) bool {
 	n := t.Ndim()
-	if t.n.kind != kView || len(t.n.st.Views) != 1 || t.n.st.Views[0].Mask != nil {
+	if t.n.kind != kView || !simpleView(t.n) {
 		return false
 	}
 	st := t.n.st.Views[0].Strides
