@@ -97,31 +97,41 @@ func scatterGradCase(e *Engine) (x, src, idx, w *Tensor) {
 	return x, src, idx, w
 }
 
+// trackedScatterGrads scatters scatterGradCase's src into its x with
+// reduce, both tracked, checks that the kernels store (no one-hot fold) and
+// give the untracked result, and returns the gradients of
+// (out * w).sum() for self and src, and w.
+func trackedScatterGrads(t *testing.T, name string, e *Engine, reduce string) (self, src, w []float64) {
+	t.Helper()
+	x, srcT, idx, wT := scatterGradCase(e)
+	plain := x.Scatter(1, idx, srcT, reduce).Floats()
+	xg, sg := x.Detach().SetRequiresGrad(true), srcT.Detach().SetRequiresGrad(true)
+	out := xg.Scatter(1, idx, sg, reduce)
+	for _, k := range out.Schedule() {
+		if strings.Contains(k.String(), "REDUCE") {
+			t.Fatalf("%s: a tracked scatter (reduce %q) folds a one-hot:\n%s", name, reduce, k)
+		}
+	}
+	if got := out.Floats(); !slices.Equal(got, plain) {
+		t.Fatalf("%s: tracked %v, untracked %v", name, got, plain)
+	}
+	gs := out.Mul(wT).Sum(nil, false).Gradient(xg, sg)
+	return gs[0].Floats(), gs[1].Floats(), wT.Floats()
+}
+
 // With a gradient to track Scatter still stores (no one-hot fold) and gives
 // torch's gradients: self's where no index writes, src's where its position
 // was the last write to its element (out-of-range positions get none).
 func TestScatterGrad(t *testing.T) {
 	for name, e := range engines(t) {
-		x, src, idx, w := scatterGradCase(e)
-		plain := x.Scatter(1, idx, src, "").Floats()
-		xg, sg := x.Detach().SetRequiresGrad(true), src.Detach().SetRequiresGrad(true)
-		out := xg.Scatter(1, idx, sg, "")
-		for _, k := range out.Schedule() {
-			if strings.Contains(k.String(), "REDUCE") {
-				t.Fatalf("%s: a scatter with a gradient to track folds a one-hot:\n%s", name, k)
-			}
-		}
-		if got := out.Floats(); !slices.Equal(got, plain) {
-			t.Fatalf("%s: tracked %v, untracked %v", name, got, plain)
-		}
-		gs := out.Mul(w).Sum(nil, false).Gradient(xg, sg)
+		self, src, _ := trackedScatterGrads(t, name, e, "")
 		// Row 0 writes 0, 4, 0, 2 (the first 0 overwritten); row 1 writes
 		// 1, 1, 3 and 7 (out of range); row 2 writes 4, 0, 2, 4.
-		if got, want := gs[0].Floats(), []float64{0, 2, 0, 4, 0, 6, 0, 8, 0, 10, 0, 12, 0, 14, 0}; !slices.Equal(got, want) {
-			t.Fatalf("%s: self's grad %v, want %v", name, got, want)
+		if want := []float64{0, 2, 0, 4, 0, 6, 0, 8, 0, 10, 0, 12, 0, 14, 0}; !slices.Equal(self, want) {
+			t.Fatalf("%s: self's grad %v, want %v", name, self, want)
 		}
-		if got, want := gs[1].Floats(), []float64{0, 5, 1, 3, 0, 7, 9, 0, 0, 11, 13, 15}; !slices.Equal(got, want) {
-			t.Fatalf("%s: src's grad %v, want %v", name, got, want)
+		if want := []float64{0, 5, 1, 3, 0, 7, 9, 0, 0, 11, 13, 15}; !slices.Equal(src, want) {
+			t.Fatalf("%s: src's grad %v, want %v", name, src, want)
 		}
 	}
 }
@@ -131,24 +141,12 @@ func TestScatterGrad(t *testing.T) {
 // adds (none out of range), repeats each getting theirs.
 func TestScatterAddGrad(t *testing.T) {
 	for name, e := range engines(t) {
-		x, src, idx, w := scatterGradCase(e)
-		plain := x.Scatter(1, idx, src, "add").Floats()
-		xg, sg := x.Detach().SetRequiresGrad(true), src.Detach().SetRequiresGrad(true)
-		out := xg.Scatter(1, idx, sg, "add")
-		for _, k := range out.Schedule() {
-			if strings.Contains(k.String(), "REDUCE") {
-				t.Fatalf("%s: a tracked scatter add folds a one-hot:\n%s", name, k)
-			}
+		self, src, w := trackedScatterGrads(t, name, e, "add")
+		if !slices.Equal(self, w) {
+			t.Fatalf("%s: self's grad %v, want %v", name, self, w)
 		}
-		if got := out.Floats(); !slices.Equal(got, plain) {
-			t.Fatalf("%s: tracked %v, untracked %v", name, got, plain)
-		}
-		gs := out.Mul(w).Sum(nil, false).Gradient(xg, sg)
-		if got, want := gs[0].Floats(), w.Floats(); !slices.Equal(got, want) {
-			t.Fatalf("%s: self's grad %v, want %v", name, got, want)
-		}
-		if got, want := gs[1].Floats(), []float64{1, 5, 1, 3, 7, 7, 9, 0, 15, 11, 13, 15}; !slices.Equal(got, want) {
-			t.Fatalf("%s: src's grad %v, want %v", name, got, want)
+		if want := []float64{1, 5, 1, 3, 7, 7, 9, 0, 15, 11, 13, 15}; !slices.Equal(src, want) {
+			t.Fatalf("%s: src's grad %v, want %v", name, src, want)
 		}
 	}
 }
