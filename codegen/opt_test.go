@@ -130,6 +130,22 @@ func TestStreamOpt(t *testing.T) {
 	if strings.Contains(RenderC(q), "tiny_stream(") {
 		t.Errorf("Skip STREAM: the store is still streamed")
 	}
+	// A streamed kernel is compiled without loop distribution into memcpy;
+	// one computing a LOG2 also without PRE, both in one attribute (gcc
+	// keeps the last of two).
+	const nodist = `TINY_OPTIMIZE("no-tree-loop-distribute-patterns") void `
+	if !strings.Contains(src, nodist) {
+		t.Errorf("streamed: want %s", nodist)
+	}
+	if strings.Contains(RenderC(q), "TINY_OPTIMIZE(") {
+		t.Errorf("not streamed: want no optimize attribute")
+	}
+	huge := shape.FromInts(1 << 23)
+	lg := lower(t, &Kernel{AST: store(Float32, huge, alu(OpLog2, Float32, load(1, Float32, huge))), Bufs: []BufSpec{{Float32, 1 << 23}, {Float32, 1 << 23}}}, Options{})
+	const both = `TINY_OPTIMIZE("no-tree-pre", "no-tree-loop-distribute-patterns") void `
+	if s := RenderC(lg); !strings.Contains(s, both) || strings.Count(s, "TINY_OPTIMIZE(") != 3 {
+		t.Errorf("streamed log2: want %s once before the kernel (beside the macro's definitions)", both)
+	}
 }
 
 // TestStepOpt checks STEP: recorded for the reduce loop around a register

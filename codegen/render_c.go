@@ -234,11 +234,7 @@ func (r *cRenderer) render() string {
 	var body strings.Builder
 	r.b = strings.Builder{}
 	ps := r.params()
-	attr := ""
-	if r.inlinesLogOrSin() {
-		r.used["nopre"] = true
-		attr = "TINY_NO_PRE "
-	}
+	attr := r.optimizeAttr()
 	if r.split {
 		r.line("%svoid %s(%s, long start, long end, unsigned char* restrict part) {", attr, r.name, strings.Join(ps, ", "))
 	} else {
@@ -274,10 +270,29 @@ func (r *cRenderer) render() string {
 	return body.String()
 }
 
+// optimizeAttr returns the gcc options the kernel's functions are compiled
+// with beyond the command line's, as TINY_OPTIMIZE(...) before them, or "".
+// One attribute holds them all: of two optimize attributes on a function,
+// gcc 12 kept the options of the last.
+func (r *cRenderer) optimizeAttr() string {
+	var opts []string
+	if r.inlinesLogOrSin() {
+		opts = append(opts, `"no-tree-pre"`)
+	}
+	if r.streamsAny() {
+		opts = append(opts, `"no-tree-loop-distribute-patterns"`)
+	}
+	if len(opts) == 0 {
+		return ""
+	}
+	r.used["optattr"] = true
+	return "TINY_OPTIMIZE(" + strings.Join(opts, ", ") + ") "
+}
+
 // inlinesLogOrSin reports whether the program computes a LOG2 or a SIN,
 // whose C helpers (tiny_log2f, tiny_sinf, and a folded pow's tiny_exp2l2f)
 // gcc inlines: its kernel functions
-// are then compiled without partial redundancy elimination (TINY_NO_PRE).
+// are then compiled without partial redundancy elimination (optimizeAttr).
 // Where a select feeds such a helper (where(x > 0.5, x, 1).log(), pow's
 // log2 of a base with its zeros replaced), PRE folds the helper on the
 // select's constant arm and duplicates the rest into the other, and the

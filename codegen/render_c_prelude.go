@@ -12,7 +12,7 @@ func cPrelude(used map[string]bool) string {
 	var b strings.Builder
 	b.WriteString("#include <stdint.h>\n#include <math.h>\n")
 	for _, h := range []struct{ name, code string }{
-		{"nopre", cNoPRE}, {"vec8", cVec8}, {"vec16", cVec16}, {"half", cHalf}, {"stream", cStream}, {"tr8", cTr8}, {"max", cMax}, {"f2i", cF2I}, {"exp2", cExp2}, {"log2", cLog2}, {"pow", cPow}, {"sin", cSin},
+		{"optattr", cOptimize}, {"vec8", cVec8}, {"vec16", cVec16}, {"half", cHalf}, {"stream", cStream}, {"tr8", cTr8}, {"max", cMax}, {"f2i", cF2I}, {"exp2", cExp2}, {"log2", cLog2}, {"pow", cPow}, {"sin", cSin},
 	} {
 		if used[h.name] {
 			g := "TINY_" + strings.ToUpper(h.name)
@@ -186,12 +186,12 @@ static inline void tiny_stream(void* restrict dv, const void* restrict sv, long 
 static inline void tiny_sfence(void) {}
 #endif
 `
-	// cNoPRE is the attribute of a kernel function that gcc compiles without
-	// partial redundancy elimination (cRenderer.inlinesLogOrSin).
-	cNoPRE = `#if defined(__GNUC__) && !defined(__clang__)
-#define TINY_NO_PRE __attribute__((optimize("no-tree-pre")))
+	// cOptimize is the attribute giving a kernel's functions gcc options of
+	// their own (cRenderer.optimizeAttr); other compilers get none.
+	cOptimize = `#if defined(__GNUC__) && !defined(__clang__)
+#define TINY_OPTIMIZE(...) __attribute__((optimize(__VA_ARGS__)))
 #else
-#define TINY_NO_PRE
+#define TINY_OPTIMIZE(...)
 #endif
 `
 	// cF2I converts floats to integers as codegen.FloatToInt does:

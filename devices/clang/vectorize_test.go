@@ -1,6 +1,7 @@
 package clang
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,7 @@ import (
 // elimination folds a helper on a select's constant arm, or duplicates the
 // conversion into the arms, and leaves the loop branching (28 ms for
 // where(...).log() over 4096x1024 against 4.2 for log() alone, 8.6 for a
-// floor against 1.2) unless the kernel is compiled without it (TINY_NO_PRE)
+// floor against 1.2) unless the kernel is compiled without it (TINY_OPTIMIZE("no-tree-pre"))
 // or the helper has no condition to duplicate.
 func TestSelectIntoHelperVectorizes(t *testing.T) {
 	tc, err := findCompiler()
@@ -43,7 +44,7 @@ func TestSelectIntoHelperVectorizes(t *testing.T) {
 		"sin of a select":  kt.Op(codegen.OpSin, f32, sel),
 		"floor":            floor,
 		// x ** 1.3's core, folded into tiny_exp2l2f (codegen.OptPow): the
-		// fold's kernel needs TINY_NO_PRE too (61 ms for 4096x1024
+		// fold's kernel needs "no-tree-pre" too (61 ms for 4096x1024
 		// without, 6 with).
 		"pow of a select": kt.Op(codegen.OpExp2, f32, kt.Op(codegen.OpMul, f32, kt.Op(codegen.OpLog2, f32, sel), kt.Const(1.3, f32, s))),
 		// softplus, whose log1p takes a quotient: u = 1 + e, where(u ==
@@ -85,4 +86,53 @@ func softplus(x *codegen.Node) *codegen.Node {
 	q := op(codegen.OpDiv, e, op(codegen.OpSub, u, c(1)))
 	l := op(codegen.OpMul, op(codegen.OpMul, op(codegen.OpLog2, u), c(0.6931471805599453)), q)
 	return op(codegen.OpWhere, big, x, op(codegen.OpWhere, kt.Op(codegen.OpCmpEq, codegen.Bool, u, c(1)), e, l))
+}
+
+// TestStreamedCopyStaysALoop compiles two streamed kernels that only copy,
+// a pad of 4096x1024 by one on each side and a repeat of 2048x512 twice
+// along both axes, to assembly, and checks that the loop filling the block
+// on the stack stays a loop: gcc turned it into an inline rep movs (or a
+// memcpy call) for each block, and the kernels took twice the time, unless
+// compiled without loop distribution into library calls (optimizeAttr in
+// codegen).
+func TestStreamedCopyStaysALoop(t *testing.T) {
+	tc, err := findCompiler()
+	if err != nil {
+		t.Skip(err)
+	}
+	if !isGCC(tc.path) {
+		t.Skip("the compiler is not gcc")
+	}
+	f32 := codegen.Float32
+	in := shape.FromInts(4096, 1024)
+	pad := kt.Kernel(shape.FromInts(4098, 1026), kt.Load(1, f32, kt.Must(in.PadInts([][2]int{{1, 1}, {1, 1}}))), kt.Spec(f32, 4096*1024))
+	small := shape.FromInts(1, 2048, 1, 512)
+	rep := kt.Must(kt.Must(small.ExpandInts([]int{2, 2048, 2, 512})).ReshapeInts([]int{4096, 1024}))
+	repeat := kt.Kernel(shape.FromInts(4096, 1024), kt.Load(1, f32, rep), kt.Spec(f32, 2048*512))
+	for _, k := range []*codegen.Kernel{pad, repeat} {
+		p, err := codegen.Lower(k, codegen.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.Opts.Has(codegen.OptStream) {
+			t.Fatalf("%s: not streamed, opts %s", p.Name, p.Opts)
+		}
+		src := codegen.RenderC(p)
+		asm := filepath.Join(t.TempDir(), "k.s")
+		args := append(append(append([]string{}, tc.args...), tc.flags...), "-S", "-o", asm)
+		cmd := exec.Command(tc.path, args...)
+		cmd.Stdin = strings.NewReader(src)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", p.Name, err, out)
+		}
+		b, err := os.ReadFile(asm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []string{"rep movs", "memcpy", "memmove"} {
+			if strings.Contains(string(b), w) {
+				t.Errorf("%s: the assembly has %s; source:\n%s", p.Name, w, src)
+			}
+		}
+	}
 }
