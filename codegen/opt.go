@@ -36,11 +36,12 @@ const (
 	OptClip                      // the reduce loop over Axis runs only where the masks its terms read under allow, from Arg bounds (clip.go): a padded convolution's window clipped to the input
 	OptPeel                      // the innermost output loop, over Axis, is cut at position Arg into loops of their own, each emitted knowing its range (a pad's edges: the interior loads need no mask check)
 	OptPow                       // float32 EXP2s of a folded LOG2, 2**(s*log2 x), computed with the logarithm unrounded (Arg of them)
+	OptSwap                      // the output loop over Axis moves outside the one over Arg just before it (dot products: the larger operand read once, the smaller swept in cache; nest.go's swapDot)
 )
 
 var optNames = [...]string{OptInner: "INNER", OptUpcast: "UPCAST", OptLanes: "LANES", OptTile: "TILE", OptUnroll: "UNROLL",
 	OptSplit: "SPLIT", OptBlock: "BLOCK", OptMulAcc: "MULACC", OptExp2: "EXP2", OptRowBlock: "ROWBLOCK", OptStream: "STREAM",
-	OptPack: "PACK", OptStep: "STEP", OptClip: "CLIP", OptPeel: "PEEL", OptPow: "POW"}
+	OptPack: "PACK", OptStep: "STEP", OptClip: "CLIP", OptPeel: "PEEL", OptPow: "POW", OptSwap: "SWAP"}
 
 // String returns the kind's upper-case name.
 func (o OptOp) String() string {

@@ -207,8 +207,17 @@ func TestDot(t *testing.T) {
 	if la, lb := loadsOf(p, 1), loadsOf(p, 2); la != 4 || lb != 4 {
 		t.Errorf("want 4 loads of each operand, got %d and %d\n%s", la, lb, p)
 	}
-	if got, want := rangeSizes(p), []int{8, 12, 4, 16}; !slices.Equal(got, want) {
-		t.Errorf("loops %v, want %v\n%s", got, want, p)
+	// b's 48 rows outside a's 32 (SWAP): a, swept inside, stays in cache.
+	if got, want := rangeSizes(p), []int{12, 8, 4, 16}; !slices.Equal(got, want) || !p.Opts.Has(OptSwap) {
+		t.Errorf("loops %v, want %v, and SWAP\n%s", got, want, p)
+	}
+	q := lower(t, dotKernel(32, 48, 64), Options{Target: &Target{Lanes: 16, Dot: 4}, Skip: []OptOp{OptSwap}})
+	if got, want := rangeSizes(q), []int{8, 12, 4, 16}; !slices.Equal(got, want) {
+		t.Errorf("Skip SWAP: loops %v, want %v\n%s", got, want, q)
+	}
+	r := lower(t, dotKernel(48, 32, 64), Options{Target: &Target{Lanes: 16, Dot: 4}})
+	if got, want := rangeSizes(r), []int{12, 8, 4, 16}; !slices.Equal(got, want) || r.Opts.Has(OptSwap) {
+		t.Errorf("a with more rows than b: loops %v, want %v, no SWAP\n%s", got, want, r)
 	}
 }
 
