@@ -56,6 +56,7 @@ Y = f32(64, 256, 256)
 Q, K = f32(64, 128, 64), f32(64, 64, 128)
 B1, B2 = f32(16, 256, 256), f32(16, 256, 256)
 L1, L2 = f32(96, 1024), f32(1024, 8192)
+LW = f32(8192, 1024)
 gidx = rng.integers(0, 1024, (4096, 64))
 table, eidx = f32(16384, 256), rng.integers(0, 16384, 4096)
 G = f32(4096, 64)
@@ -117,6 +118,7 @@ ROWS = {
     "bmm_256": lambda: B1 @ B2,
     "linear_wide": lambda: L1 @ L2,
     "matmul_nt": lambda: MA @ MB.T,
+    "linear_nt": lambda: L1 @ LW.T,
     "attention": lambda: attention(AQ, AK, AV),
     "log_softmax": lambda: log_softmax(S),
     "logsumexp_rows": lambda: logsumexp(S),
@@ -172,7 +174,7 @@ try:
     import torch
     import torch.nn.functional as F
     torch.set_num_threads(2)
-    T = {k: torch.from_numpy(v) for k, v in dict(X=X, S=S, S2=S2, bias=bias, Y=Y, Q=Q, K=K, B1=B1, B2=B2, L1=L1, L2=L2,
+    T = {k: torch.from_numpy(v) for k, v in dict(X=X, S=S, S2=S2, bias=bias, Y=Y, Q=Q, K=K, B1=B1, B2=B2, L1=L1, L2=L2, LW=LW,
                                                   MA=MA, MB=MB, AQ=AQ, AK=AK, AV=AV, table=table, G=G, R=R, cx=cx, cw=cw, P=P, Z=Z, IX=IX).items()}
     tg, te, toh = torch.from_numpy(gidx), torch.from_numpy(eidx), torch.from_numpy(ohidx)
     tcls = torch.from_numpy(cls)
@@ -195,6 +197,7 @@ try:
         "bmm_256": lambda: T["B1"] @ T["B2"],
         "linear_wide": lambda: T["L1"] @ T["L2"],
         "matmul_nt": lambda: T["MA"] @ T["MB"].T,
+        "linear_nt": lambda: T["L1"] @ T["LW"].T,
         "attention": lambda: torch.softmax(T["AQ"] @ T["AK"].transpose(-2, -1) / 8, -1) @ T["AV"],
         "log_softmax": lambda: torch.log_softmax(T["S"], 1),
         "logsumexp_rows": lambda: torch.logsumexp(T["S"], 1),

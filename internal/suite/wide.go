@@ -101,6 +101,11 @@ var Wide = []Row{
 	{Name: "matmul_nt", What: "a @ b.T, 1024x1024 @ (1024x1024).T", In: []Input{f32(1024, 1024), f32(1024, 1024)},
 		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Matmul(t[1].Transpose(0, 1)) },
 		Ref: func(x [][]float64) []float64 { return bmm(x[0], transpose(x[1], 1024, 1024), 1, 1024, 1024, 1024) }, Rtol: 1e-5},
+	// A Linear's forward pass as nn.Linear stores its weight, (out, in): too
+	// few rows to pay for copying the weight, dot products of rows.
+	{Name: "linear_nt", What: "x @ w.T, 96x1024 @ (8192x1024).T", In: []Input{f32(96, 1024), f32(8192, 1024)},
+		Run: func(t []*tensor.Tensor) *tensor.Tensor { return t[0].Matmul(t[1].Transpose(0, 1)) },
+		Ref: func(x [][]float64) []float64 { return bmm(x[0], transpose(x[1], 8192, 1024), 1, 96, 1024, 8192) }, Rtol: 1e-5},
 	{Name: "attention", What: "scaled_dot_product_attention, 8x8 heads of 256x64", In: []Input{f32(8, 8, 256, 64), f32(8, 8, 256, 64), f32(8, 8, 256, 64)},
 		Run: func(t []*tensor.Tensor) *tensor.Tensor {
 			return t[0].ScaledDotProductAttention(t[1], t[2], nil, 0, false)
