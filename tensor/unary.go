@@ -326,6 +326,15 @@ func (t *Tensor) pow(y any, reverse bool) *Tensor {
 // keeps its sign, and -inf to a power that is not an odd integer is +inf
 // (or 0 for a negative one).
 func powFloats(x, e *Tensor) *Tensor {
+	if ev, ok := uniformConst(e); ok {
+		return powConst(x, e, ev)
+	}
+	return powAny(x, e)
+}
+
+// powAny is powFloats for any exponent: every special case tested at every
+// element.
+func powAny(x, e *Tensor) *Tensor {
 	zero := x.Eq(0)
 	mag := zero.Where(1.0, x.Abs()).Log2().Mul(e).Exp2()
 	mag = zero.Where(e.Gt(0).Where(0.0, e.Lt(0).Where(math.Inf(1), math.NaN())), mag)
@@ -340,6 +349,52 @@ func powFloats(x, e *Tensor) *Tensor {
 	r = r.Mul(neg.And(x.IsInf(false, true).Not()).And(integral.Not()).Where(math.NaN(), 1.0))
 	one := e.Eq(0).Or(x.Eq(1)).Or(x.Eq(-1).And(e.IsInf(true, true)))
 	return one.Where(1.0, r)
+}
+
+// powConst is powFloats for an exponent that is one constant, ev: which of
+// the special cases can occur is known while the graph is built, and the
+// kernel computes only those. x ** 1.3 tested each element for -0.0 by a
+// division (1/x < 0) and chose a sign no element takes (1.3 is not an odd
+// integer): 4M floats took 6.1 ms on one thread in a C harness, NumPy 4.1.
+// The result is powAny's, bit for bit: a select whose condition is false
+// everywhere, or a product with 1, is left out.
+func powConst(x, e *Tensor, ev float64) *Tensor {
+	if ev == 0 {
+		return x.OnesLike() // 1 even for a NaN base
+	}
+	zero := x.Eq(0)
+	mag := zero.Where(1.0, x.Abs()).Log2().Mul(e).Exp2()
+	at0 := math.NaN()
+	if ev > 0 {
+		at0 = 0
+	} else if ev < 0 {
+		at0 = math.Inf(1)
+	}
+	r := zero.Where(at0, mag)
+	if ev-math.Floor(ev*0.5)*2 == 1 { // odd: exact in float64 as in the operands' dtype
+		r = x.Lt(0).Or(zero.And(x.Reciprocal().Lt(0))).Where(r.Neg(), r)
+	}
+	if ev != math.Floor(ev) { // NaN too
+		r = r.Mul(x.Lt(0).And(x.IsInf(false, true).Not()).Where(math.NaN(), 1.0))
+	}
+	one := x.Eq(1)
+	if math.IsInf(ev, 0) {
+		one = one.Or(x.Eq(-1))
+	}
+	return one.Where(1.0, r)
+}
+
+// uniformConst returns the value of t when t is one constant at every
+// element (a scalar operand broadcast), and whether it is.
+func uniformConst(t *Tensor) (float64, bool) {
+	n := t.n
+	if n.kind == kView {
+		if !uniform(n.st) {
+			return 0, false
+		}
+		n = n.base
+	}
+	return n.val, n.kind == kConst
 }
 
 // halfIntPow returns x**v for a float x and a half-integer v (|v| >= 1.5)

@@ -346,3 +346,32 @@ func turn(x float64, s int) float64 {
 	}
 	return math.Sin(r)
 }
+
+// TestPowConstMatchesGeneral checks that a constant exponent gives the
+// same bits through powConst, which leaves out the special cases it cannot
+// take, as through powAny, which tests every one at every element, over
+// bases with every special value (±0, ±1, ±inf, NaN, negatives, subnormals)
+// and exponents odd, even, fractional, huge, zero, infinite and NaN.
+func TestPowConstMatchesGeneral(t *testing.T) {
+	xs := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 2, -2, 0.5, -0.5, 3, -3, 1e-40, -1e-40, 1e30, -1e30,
+		float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 7.25, -7.25}
+	exps := []float64{1.3, -1.3, 3, -2, 17, 1e10, 0, math.Inf(1), math.Inf(-1), math.NaN(), -33.5}
+	for name, e := range engines(t) {
+		x := e.FromData(xs)
+		for _, ev := range exps {
+			c := x.FullLike(ev)
+			if v, ok := uniformConst(c); !ok || v != float64(float32(ev)) && ev == ev {
+				t.Fatalf("FullLike(%g) is not the uniform constant %g", ev, v)
+			}
+			got, want := powConst(x, c, ev).Floats(), powAny(x, c).Floats()
+			for i := range xs {
+				if g, w := math.Float32bits(float32(got[i])), math.Float32bits(float32(want[i])); g != w && !(got[i] != got[i] && want[i] != want[i]) {
+					t.Errorf("%s: %g ** %g = %g (%#x), powAny %g (%#x)", name, xs[i], ev, got[i], g, want[i], w)
+				}
+			}
+		}
+	}
+	if _, ok := uniformConst(cpuEngine(t).FromData(xs)); ok {
+		t.Error("a tensor of data read as a constant")
+	}
+}
