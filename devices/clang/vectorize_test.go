@@ -23,13 +23,7 @@ import (
 // floor against 1.2) unless the kernel is compiled without it (TINY_OPTIMIZE("no-tree-pre"))
 // or the helper has no condition to duplicate.
 func TestSelectIntoHelperVectorizes(t *testing.T) {
-	tc, err := findCompiler()
-	if err != nil {
-		t.Skip(err)
-	}
-	if !isGCC(tc.path) {
-		t.Skip("the compiler is not gcc")
-	}
+	tc := gccOrSkip(t)
 	f32, s := codegen.Float32, shape.FromInts(4096)
 	x := kt.Load(1, f32, s)
 	lt := func(a, b *codegen.Node) *codegen.Node { return kt.Op(codegen.OpCmpLt, codegen.Bool, a, b) }
@@ -73,6 +67,20 @@ func TestSelectIntoHelperVectorizes(t *testing.T) {
 	}
 }
 
+// gccOrSkip returns the toolchain when its compiler is gcc, whose passes
+// these tests are about, and skips the test otherwise.
+func gccOrSkip(t *testing.T) *toolchain {
+	t.Helper()
+	tc, err := findCompiler()
+	if err != nil {
+		t.Skip(err)
+	}
+	if !isGCC(tc.path) {
+		t.Skip("the compiler is not gcc")
+	}
+	return tc
+}
+
 // softplus builds tensor's softplus of x: where(x > 20, x, log1p(e)) with
 // e = exp(min-ish(x)), log1p(e) as where(u == 1, e, log(u) * (e / (u - 1)))
 // for u = 1 + e.
@@ -96,13 +104,7 @@ func softplus(x *codegen.Node) *codegen.Node {
 // compiled without loop distribution into library calls (optimizeAttr in
 // codegen).
 func TestStreamedCopyStaysALoop(t *testing.T) {
-	tc, err := findCompiler()
-	if err != nil {
-		t.Skip(err)
-	}
-	if !isGCC(tc.path) {
-		t.Skip("the compiler is not gcc")
-	}
+	tc := gccOrSkip(t)
 	f32 := codegen.Float32
 	in := shape.FromInts(4096, 1024)
 	pad := kt.Kernel(shape.FromInts(4098, 1026), kt.Load(1, f32, kt.Must(in.PadInts([][2]int{{1, 1}, {1, 1}}))), kt.Spec(f32, 4096*1024))
