@@ -19,7 +19,7 @@ func optKernels() []*Kernel {
 	return []*Kernel{
 		matmulKernel(64, 96, 40),
 		convLikeKernel(128, 4, 32, 8),
-		dotKernel(48, 40, 64),
+		dotKernel(40, 48, 64), // b has more rows: SWAP
 		{AST: store(Float32, shape.FromInts(1), sum([]int{0}, load(1, Float32, big))), Bufs: []BufSpec{{Float32, 1}, {Float32, 1 << 16}}},
 		{AST: store(Float32, shape.FromInts(64, 1), sum([]int{1}, load(1, Float32, shape.FromInts(64, 4000)))), Bufs: []BufSpec{{Float32, 64}, {Float32, 64 * 4000}}},
 		{AST: store(Float32, shape.FromInts(64, 1), sum([]int{1}, load(1, Float32, shape.FromInts(64, 4)))), Bufs: []BufSpec{{Float32, 64}, {Float32, 256}}},
@@ -62,7 +62,7 @@ func TestReplay(t *testing.T) {
 			}
 		}
 	}
-	for _, op := range append(kinds(OptInner, OptStep), OptPeel) {
+	for _, op := range append(kinds(OptInner, OptStep), OptPeel, OptSwap) {
 		if !seen[op] {
 			t.Errorf("no kernel got %s", op)
 		}
@@ -81,7 +81,7 @@ func kinds(first, last OptOp) []OptOp {
 // TestSkip turns each kind of optimization off in turn: the kind must be
 // gone from the Opts and from the nest.
 func TestSkip(t *testing.T) {
-	for _, op := range append(kinds(OptInner, OptStep), OptPeel) {
+	for _, op := range append(kinds(OptInner, OptStep), OptPeel, OptSwap) {
 		for _, k := range optKernels() {
 			p := lower(t, k, Options{Target: &smallTarget, Skip: []OptOp{op}})
 			if p.Opts.Has(op) {
