@@ -177,6 +177,8 @@ type cRenderer struct {
 	vt      string       // the C type of one vector: tiny_v8 or tiny_v16
 	vecAccs int          // vector accumulators one reduce nest may keep in registers
 	inner   int          // innermost loops being emitted around the current line (scalarMax)
+	folds   map[int]int  // ADD at the root of a 16-lane fold -> its DEFINE_ACC (planFolds)
+	folded  map[int]bool // the fold trees' other uops, rendered inside tiny_fold16
 }
 
 func newCRenderer(p *Program) *cRenderer {
@@ -197,6 +199,7 @@ func newCRenderer(p *Program) *cRenderer {
 	r.vw, r.vecAccs = vecShape(p.Vector)
 	r.vt = fmt.Sprintf("tiny_v%d", r.vw)
 	r.vec = r.planVec()
+	r.folds, r.folded = r.planFolds()
 	r.pack = r.planPack(true)
 	r.streams = r.streamStores()
 	return r
@@ -485,6 +488,14 @@ func (r *cRenderer) innerLoop(i int, lo, hi string) {
 // uop emits one uop that is not a loop.
 func (r *cRenderer) uop(i int) {
 	u := r.u[i]
+	if r.folded[i] {
+		return
+	}
+	if acc, ok := r.folds[i]; ok {
+		r.used["fold16"] = true
+		r.line("const float %s = tiny_fold16(%s);", r.ref(i), r.ref(acc))
+		return
+	}
 	switch u.Op {
 	case OpConst, OpDefineGlobal, OpDefineVar, OpEnd:
 		return

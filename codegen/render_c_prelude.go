@@ -12,7 +12,7 @@ func cPrelude(used map[string]bool) string {
 	var b strings.Builder
 	b.WriteString("#include <stdint.h>\n#include <math.h>\n")
 	for _, h := range []struct{ name, code string }{
-		{"optattr", cOptimize}, {"vec8", cVec8}, {"vec16", cVec16}, {"half", cHalf}, {"stream", cStream}, {"tr8", cTr8}, {"max", cMax}, {"f2i", cF2I}, {"exp2", cExp2}, {"log2", cLog2}, {"pow", cPow}, {"sin", cSin},
+		{"optattr", cOptimize}, {"fold16", cFold16}, {"vec8", cVec8}, {"vec16", cVec16}, {"half", cHalf}, {"stream", cStream}, {"tr8", cTr8}, {"max", cMax}, {"f2i", cF2I}, {"exp2", cExp2}, {"log2", cLog2}, {"pow", cPow}, {"sin", cSin},
 	} {
 		if used[h.name] {
 			g := "TINY_" + strings.ToUpper(h.name)
@@ -185,6 +185,28 @@ static inline void tiny_stream(void* restrict dv, const void* restrict sv, long 
 }
 static inline void tiny_sfence(void) {}
 #endif
+`
+	// cFold16 sums the 16 lanes of a float32 accumulator in the order of
+	// the fold's uops, a pairwise tree of neighbours ((a0+a1)+(a2+a3))+...,
+	// each addition with the same left operand: four vector additions of
+	// the vector and its lanes swapped by 1, 2, 4 and 8, lane 0 holding the
+	// sum (cRenderer.planFolds).
+	cFold16 = `typedef float tiny_f16v __attribute__((vector_size(64)));
+typedef int tiny_i16v __attribute__((vector_size(64)));
+#if defined(__clang__)
+#define TINY_SWAP16(v, ...) __builtin_shufflevector(v, v, __VA_ARGS__)
+#else
+#define TINY_SWAP16(v, ...) __builtin_shuffle(v, (tiny_i16v){__VA_ARGS__})
+#endif
+static inline float tiny_fold16(const float* a) {
+  tiny_f16v v;
+  __builtin_memcpy(&v, a, sizeof v);
+  v = v + TINY_SWAP16(v, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+  v = v + TINY_SWAP16(v, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+  v = v + TINY_SWAP16(v, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
+  v = v + TINY_SWAP16(v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+  return v[0];
+}
 `
 	// cOptimize is the attribute giving a kernel's functions gcc options of
 	// their own (cRenderer.optimizeAttr); other compilers get none.

@@ -1,0 +1,75 @@
+package codegen
+
+// This file finds the lane folds RenderC writes as one vector helper: the
+// sum of a reduce's 16 lanes, which Lower emits as 16 loads of the
+// accumulator and a pairwise tree of additions, ((a0+a1)+(a2+a3))+...
+// gcc compiles the tree to 16 extractions and 15 scalar additions; a dot
+// product kernel (a @ b.T) folds 16 accumulators after every 64 vector
+// steps, and the folds were a quarter of its instructions. tiny_fold16
+// adds the same pairs in the same order, with the same left operands, in
+// four vector additions: the bits are the tree's.
+
+// foldLanes is the width of a fold tiny_fold16 computes.
+const foldLanes = 16
+
+// planFolds returns the roots of the folds to render with tiny_fold16,
+// each with its accumulator, and the uops inside them (the tree's other
+// additions and its loads), which the helper computes. A fold qualifies
+// when it is a perfect tree of float32 ADDs, four deep, whose leaves, left
+// to right, load lanes 0..15 of one float32 accumulator of at least 16
+// elements, outside any vector loop, each of its uops but the root used
+// once, by the tree, and nothing writing the accumulator between its first
+// load and the root.
+func (r *cRenderer) planFolds() (map[int]int, map[int]bool) {
+	uses := make([]int, len(r.u))
+	for _, u := range r.u {
+		for _, s := range u.Src {
+			uses[s]++
+		}
+	}
+	folds, folded := map[int]int{}, map[int]bool{}
+	for root, u := range r.u {
+		if u.Op != OpAdd || u.DType != Float32 || r.vec.class[root] != 0 {
+			continue
+		}
+		var leaves, inner []int
+		var walk func(x, depth int) bool
+		walk = func(x, depth int) bool {
+			v := r.u[x]
+			if x != root && (uses[x] != 1 || r.vec.class[x] != 0) {
+				return false
+			}
+			if depth == 0 {
+				leaves = append(leaves, x)
+				return v.Op == OpLoad && len(v.Src) == 2
+			}
+			inner = append(inner, x)
+			return v.Op == OpAdd && v.DType == Float32 && len(v.Src) == 2 && walk(v.Src[0], depth-1) && walk(v.Src[1], depth-1)
+		}
+		if !walk(root, 4) {
+			continue
+		}
+		acc := r.u[leaves[0]].Src[0]
+		if a := r.u[acc]; a.Op != OpDefineAcc || a.DType != Float32 || a.Size < foldLanes {
+			continue
+		}
+		ok := true
+		for k, l := range leaves {
+			idx := r.u[r.u[l].Src[1]]
+			ok = ok && r.u[l].Src[0] == acc && idx.Op == OpConst && idx.Val == float64(k) && r.scope[l] == r.scope[root]
+		}
+		for j := leaves[0]; ok && j < root; j++ {
+			if w := r.u[j]; (w.Op == OpAccum || w.Op == OpStore) && w.Src[0] == acc {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		folds[root] = acc
+		for _, x := range append(leaves, inner[1:]...) {
+			folded[x] = true
+		}
+	}
+	return folds, folded
+}

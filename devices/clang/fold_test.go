@@ -1,0 +1,67 @@
+package clang
+
+import (
+	"math"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"tiny/codegen"
+	kt "tiny/devices/internal/kerneltest"
+	"tiny/shape"
+)
+
+// TestFold16Bits checks the 16-lane folds RenderC writes with tiny_fold16
+// bit for bit against the reference device, which adds the fold's tree one
+// uop at a time: sums over rows long enough for lanes (a row sum and a dot
+// product, a @ b.T, whose 4 x 4 outputs each fold 16 lanes), on values whose
+// sums depend on the order of the additions (magnitudes from 1e-8 to 1e8 of
+// both signs) and on rows with infinities of both signs, NaN and zeros of
+// both signs, on both targets.
+func TestFold16Bits(t *testing.T) {
+	d := open(t, "", 2)
+	f32 := codegen.Float32
+	rows, cols := 48, 1024
+	sum := kt.Kernel(shape.FromInts(rows, 1), kt.Reduce(codegen.OpAdd, f32, []int{1}, kt.Load(1, f32, shape.FromInts(rows, cols))), kt.Spec(f32, rows*cols))
+	a := kt.Must(shape.FromInts(rows, 1, 256).ExpandInts([]int{rows, 40, 256}))
+	b := kt.Must(shape.FromInts(1, 40, 256).ExpandInts([]int{rows, 40, 256}))
+	dot := kt.Kernel(shape.FromInts(rows, 40, 1), kt.Reduce(codegen.OpAdd, f32, []int{2}, kt.Op(codegen.OpMul, f32, kt.Load(1, f32, a), kt.Load(2, f32, b))),
+		kt.Spec(f32, rows*256), kt.Spec(f32, 40*256))
+	special := []float64{math.Inf(1), math.Inf(-1), math.NaN(), math.Copysign(0, -1), 0}
+	for _, k := range []*codegen.Kernel{sum, dot} {
+		rng := rand.New(rand.NewSource(3))
+		bufs := kt.Alloc(k, rng)
+		for _, buf := range bufs[1:] {
+			for i := range buf.Len {
+				v := math.Pow(10, rng.Float64()*16-8) * float64(1-2*rng.Intn(2))
+				if i/256%5 == 4 && rng.Intn(64) == 0 {
+					v = special[rng.Intn(len(special))]
+				}
+				kt.Set(buf, i, v)
+			}
+		}
+		for _, opts := range []codegen.Options{{}, {Target: &codegen.AVX512Target}} {
+			p, want, err := kt.LowerRef(k, opts, bufs, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := d.Compile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if src := r.(*runner).src; !strings.Contains(src, "= tiny_fold16(") {
+				t.Fatalf("%s: no fold written with tiny_fold16\n%s", p.Name, src)
+			}
+			bufs[0].Zero()
+			if err := r.Run(bufs, nil); err != nil {
+				t.Fatal(err)
+			}
+			for i := range want.Len {
+				g, w := kt.Get(bufs[0], i), kt.Get(want, i)
+				if math.IsNaN(g) != math.IsNaN(w) || !math.IsNaN(w) && (g != w || math.Signbit(g) != math.Signbit(w)) {
+					t.Fatalf("%s: element %d is %v, the reference's %v", p.Name, i, g, w)
+				}
+			}
+		}
+	}
+}
