@@ -177,7 +177,7 @@ type cRenderer struct {
 	vt      string       // the C type of one vector: tiny_v8 or tiny_v16
 	vecAccs int          // vector accumulators one reduce nest may keep in registers
 	inner   int          // innermost loops being emitted around the current line (scalarMax)
-	folds   map[int]int  // ADD at the root of a 16-lane fold -> its DEFINE_ACC (planFolds)
+	folds   map[int]int  // ADD or MAX at the root of a 16-lane fold -> its DEFINE_ACC (planFolds)
 	folded  map[int]bool // the fold trees' other uops, rendered inside tiny_fold16
 }
 
@@ -493,7 +493,8 @@ func (r *cRenderer) uop(i int) {
 	}
 	if acc, ok := r.folds[i]; ok {
 		r.used["fold16"] = true
-		r.line("const float %s = tiny_fold16(%s);", r.ref(i), r.ref(acc))
+		r.line("const %s %s = tiny_fold16_%s_%s(%s);", cValueType(u.DType), r.ref(i), map[Op]string{OpAdd: "add", OpMax: "max"}[u.Op],
+			map[DType]string{Float32: "f32", Int32: "i32"}[u.DType], r.ref(acc))
 		return
 	}
 	switch u.Op {

@@ -1,25 +1,25 @@
 package codegen
 
 // This file finds the lane folds RenderC writes as one vector helper: the
-// sum of a reduce's 16 lanes, which Lower emits as 16 loads of the
-// accumulator and a pairwise tree of additions, ((a0+a1)+(a2+a3))+...
-// gcc compiles the tree to 16 extractions and 15 scalar additions; a dot
-// product kernel (a @ b.T) folds 16 accumulators after every 64 vector
-// steps, and the folds were a quarter of its instructions. tiny_fold16
-// adds the same pairs in the same order, with the same left operands, in
-// four vector additions: the bits are the tree's.
+// sum or the maximum of a reduce's 16 lanes, which Lower emits as 16 loads
+// of the accumulator and a pairwise tree, ((a0+a1)+(a2+a3))+... gcc
+// compiles the tree to 16 extractions and 15 scalar steps; a dot product
+// kernel (a @ b.T) folds 16 accumulators after every 64 vector steps, and
+// the folds were a quarter of its instructions. The tiny_fold16 helpers
+// combine the same pairs in the same order, with the same left operands,
+// in four vector steps: the bits are the tree's.
 
 // foldLanes is the width of a fold tiny_fold16 computes.
 const foldLanes = 16
 
-// planFolds returns the roots of the folds to render with tiny_fold16,
-// each with its accumulator, and the uops inside them (the tree's other
-// additions and its loads), which the helper computes. A fold qualifies
-// when it is a perfect tree of float32 ADDs, four deep, whose leaves, left
-// to right, load lanes 0..15 of one float32 accumulator of at least 16
-// elements, outside any vector loop, each of its uops but the root used
-// once, by the tree, and nothing writing the accumulator between its first
-// load and the root.
+// planFolds returns the roots of the folds to render with the tiny_fold16
+// helpers, each with its accumulator, and the uops inside them (the tree's
+// other steps and its loads), which the helper computes. A fold qualifies
+// when it is a perfect tree, four deep, of float32 ADDs, float32 MAXes or
+// int32 MAXes (an argmax's index), whose leaves, left to right, load lanes
+// 0..15 of one accumulator of that dtype and at least 16 elements, outside
+// any vector loop, each of its uops but the root used once, by the tree,
+// and nothing writing the accumulator between its first load and the root.
 func (r *cRenderer) planFolds() (map[int]int, map[int]bool) {
 	uses := make([]int, len(r.u))
 	for _, u := range r.u {
@@ -29,7 +29,7 @@ func (r *cRenderer) planFolds() (map[int]int, map[int]bool) {
 	}
 	folds, folded := map[int]int{}, map[int]bool{}
 	for root, u := range r.u {
-		if u.Op != OpAdd || u.DType != Float32 || r.vec.class[root] != 0 {
+		if !(u.Op == OpAdd && u.DType == Float32 || u.Op == OpMax && (u.DType == Float32 || u.DType == Int32)) || r.vec.class[root] != 0 {
 			continue
 		}
 		var leaves, inner []int
@@ -44,13 +44,13 @@ func (r *cRenderer) planFolds() (map[int]int, map[int]bool) {
 				return v.Op == OpLoad && len(v.Src) == 2
 			}
 			inner = append(inner, x)
-			return v.Op == OpAdd && v.DType == Float32 && len(v.Src) == 2 && walk(v.Src[0], depth-1) && walk(v.Src[1], depth-1)
+			return v.Op == u.Op && v.DType == u.DType && len(v.Src) == 2 && walk(v.Src[0], depth-1) && walk(v.Src[1], depth-1)
 		}
 		if !walk(root, 4) {
 			continue
 		}
 		acc := r.u[leaves[0]].Src[0]
-		if a := r.u[acc]; a.Op != OpDefineAcc || a.DType != Float32 || a.Size < foldLanes {
+		if a := r.u[acc]; a.Op != OpDefineAcc || a.DType != u.DType || a.Size < foldLanes {
 			continue
 		}
 		ok := true

@@ -186,26 +186,33 @@ static inline void tiny_stream(void* restrict dv, const void* restrict sv, long 
 static inline void tiny_sfence(void) {}
 #endif
 `
-	// cFold16 sums the 16 lanes of a float32 accumulator in the order of
-	// the fold's uops, a pairwise tree of neighbours ((a0+a1)+(a2+a3))+...,
-	// each addition with the same left operand: four vector additions of
-	// the vector and its lanes swapped by 1, 2, 4 and 8, lane 0 holding the
-	// sum (cRenderer.planFolds).
+	// cFold16 folds the 16 lanes of a float32 or int32 accumulator in the
+	// order of the fold's uops, a pairwise tree of neighbours
+	// ((a0+a1)+(a2+a3))+..., each step with the same left operand: four
+	// steps of the vector and its lanes swapped by 1, 2, 4 and 8, lane 0
+	// holding the result (cRenderer.planFolds). A MAX keeps the right
+	// operand where it is greater or NaN, as maxExpr does.
 	cFold16 = `typedef float tiny_f16v __attribute__((vector_size(64)));
-typedef int tiny_i16v __attribute__((vector_size(64)));
+typedef int32_t tiny_i16v __attribute__((vector_size(64)));
 #if defined(__clang__)
 #define TINY_SWAP16(v, ...) __builtin_shufflevector(v, v, __VA_ARGS__)
 #else
 #define TINY_SWAP16(v, ...) __builtin_shuffle(v, (tiny_i16v){__VA_ARGS__})
 #endif
-static inline float tiny_fold16(const float* a) {
-  tiny_f16v v;
-  __builtin_memcpy(&v, a, sizeof v);
-  v = v + TINY_SWAP16(v, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
-  v = v + TINY_SWAP16(v, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
-  v = v + TINY_SWAP16(v, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
-  v = v + TINY_SWAP16(v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+#define TINY_FOLD16(T, V, a, STEP) \
+  V v; \
+  __builtin_memcpy(&v, a, sizeof v); \
+  V w = TINY_SWAP16(v, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14); STEP; \
+  w = TINY_SWAP16(v, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13); STEP; \
+  w = TINY_SWAP16(v, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11); STEP; \
+  w = TINY_SWAP16(v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7); STEP; \
   return v[0];
+static inline float tiny_fold16_add_f32(const float* a) { TINY_FOLD16(float, tiny_f16v, a, v = v + w) }
+static inline float tiny_fold16_max_f32(const float* a) {
+  TINY_FOLD16(float, tiny_f16v, a, { tiny_i16v m = (v < w) | (w != w); v = (tiny_f16v)(((tiny_i16v)w & m) | ((tiny_i16v)v & ~m)); })
+}
+static inline int32_t tiny_fold16_max_i32(const int32_t* a) {
+  TINY_FOLD16(int32_t, tiny_i16v, a, { tiny_i16v m = v < w; v = (w & m) | (v & ~m); })
 }
 `
 	// cOptimize is the attribute giving a kernel's functions gcc options of
