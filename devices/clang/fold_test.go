@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"tiny/codegen"
+	"tiny/devices"
 	kt "tiny/devices/internal/kerneltest"
 	"tiny/shape"
 )
@@ -53,27 +54,38 @@ func TestFold16Bits(t *testing.T) {
 			}
 		}
 		for _, opts := range []codegen.Options{{}, {Target: &codegen.AVX512Target}} {
-			p, want, err := kt.LowerRef(k, opts, bufs, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := d.Compile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if src := r.(*runner).src; !strings.Contains(src, "= tiny_fold16_") {
-				t.Fatalf("%s: no fold written with tiny_fold16\n%s", p.Name, src)
-			}
-			bufs[0].Zero()
-			if err := r.Run(bufs, nil); err != nil {
-				t.Fatal(err)
-			}
-			for i := range want.Len {
-				g, w := kt.Get(bufs[0], i), kt.Get(want, i)
-				if math.IsNaN(g) != math.IsNaN(w) || !math.IsNaN(w) && (g != w || math.Signbit(g) != math.Signbit(w)) {
-					t.Fatalf("%s: element %d is %v, the reference's %v", p.Name, i, g, w)
-				}
+			src := runBitsAgainstRef(t, d, k, opts, bufs)
+			if !strings.Contains(src, "= tiny_fold16_") {
+				t.Fatalf("%s: no fold written with tiny_fold16\n%s", k.Name, src)
 			}
 		}
 	}
+}
+
+// runBitsAgainstRef lowers k with opts, runs it on CLANG device d over bufs
+// (the output zeroed first) and on the reference device, and fails unless
+// every output element has the reference's bits (any NaN for a NaN, the
+// sign of a zero kept). It returns the kernel's C source.
+func runBitsAgainstRef(t *testing.T, d devices.Device, k *codegen.Kernel, opts codegen.Options, bufs []*devices.Buffer) string {
+	t.Helper()
+	p, want, err := kt.LowerRef(k, opts, bufs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := d.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bufs[0].Zero()
+	if err := r.Run(bufs, nil); err != nil {
+		t.Fatal(err)
+	}
+	src := r.(*runner).src
+	for i := range want.Len {
+		g, w := kt.Get(bufs[0], i), kt.Get(want, i)
+		if math.IsNaN(g) != math.IsNaN(w) || !math.IsNaN(w) && (g != w || math.Signbit(g) != math.Signbit(w)) {
+			t.Fatalf("%s: element %d is %v, the reference's %v\n%s", p.Name, i, g, w, src)
+		}
+	}
+	return src
 }

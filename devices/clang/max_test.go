@@ -50,24 +50,7 @@ func TestMaxBits(t *testing.T) {
 				}
 			}
 			for _, opts := range []codegen.Options{{}, {Target: &codegen.AVX512Target}} {
-				p, want, err := kt.LowerRef(k, opts, bufs, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				r, err := d.Compile(p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				bufs[0].Zero()
-				if err := r.Run(bufs, nil); err != nil {
-					t.Fatal(err)
-				}
-				for i := range want.Len {
-					g, w := kt.Get(bufs[0], i), kt.Get(want, i)
-					if math.IsNaN(g) != math.IsNaN(w) || !math.IsNaN(w) && (g != w || math.Signbit(g) != math.Signbit(w)) {
-						t.Fatalf("%s %s: element %d is %v, the reference's %v\n%s", k.Name, dt, i, g, w, r.(*runner).src)
-					}
-				}
+				runBitsAgainstRef(t, d, k, opts, bufs)
 			}
 		}
 	}
