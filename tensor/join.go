@@ -112,8 +112,8 @@ func rowMajorOperands(t, w *Tensor) (*Tensor, *Tensor) {
 	if n1 < 2 || n2 < 2 {
 		return t, w
 	}
-	rows, cols := t.n.shape[n1-2], w.n.shape[n2-1]
-	if rows >= minCopyRows && cols >= minCopyColumns && transposed(w) {
+	rows, cols, k := t.n.shape[n1-2], w.n.shape[n2-1], t.n.shape[n1-1]
+	if rows >= minCopyRows && cols >= minCopyColumns && (k < minDotReduce || rows >= minCopyRowsLong) && transposed(w) {
 		w = w.Contiguous()
 	}
 	if cols >= minCopyRows && rows >= minCopyColumns && transposed(t) {
@@ -140,9 +140,22 @@ func transposed(t *Tensor) bool {
 // columns for t), and a tile needs rows and columns enough to fill it.
 // 96 rows by 1024x8192 (a Linear's weight): the copy 6.6 ms, the product
 // 7.8 against 15.8 ms without it, no gain worth the memory.
+//
+// A reduce of minDotReduce or more leaves w read along its rows below
+// minCopyRowsLong rows of t: the dot-product kernel, its lanes folded in
+// vectors (codegen's tiny_fold16) and its longer operand's loop outside
+// (SWAP), beat the copy and the tile there. x @ w.T, the copy's time
+// against the kernel's in loops of 20-40 calls: 128x1024 by an 8192x1024
+// weight 18.3-21.1 against 16.6-17.8 ms, 192 rows 20.3-27.9 against
+// 18.7-23.0, 256 even, 384 38-39 against 44-48; 192x1024 by 256x1024
+// 0.94-0.99 against 0.69-0.71; 192x1024 by 1024x1024 2.52-2.88 against
+// 1.95-2.38. Reduces of 128 and 256 were even, and attention's keys (a
+// reduce of 64) are faster through the copy.
 const (
-	minCopyRows    = 128
-	minCopyColumns = 32
+	minCopyRows     = 128
+	minCopyColumns  = 32
+	minDotReduce    = 512
+	minCopyRowsLong = 256
 )
 
 // matmulOperands checks t @ w and gives the two broadcastable operands

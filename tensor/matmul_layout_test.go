@@ -1,31 +1,38 @@
 package tensor
 
 import (
+	"cmp"
 	"math"
 	"testing"
 )
 
 // TestMatmulRowMajorOperands: a @ b.T copies b's transpose, and a.T @ b
 // a's, into row-major order before the product when the other operand's
-// extent pays for it (minCopyRows rows of t for w, as many columns of w
-// for t), and not for less nor for operands already row-major; the values
-// and the gradient of the left operand are the product's either way.
+// extent pays for it (minCopyRows rows of t for w, minCopyRowsLong for a
+// reduce of minDotReduce or more, as many columns of w for t), and not for
+// less nor for operands already row-major; the values and the gradient of
+// the left operand are the product's either way.
 func TestMatmulRowMajorOperands(t *testing.T) {
 	e := testEngine()
-	const k = 40
 	for _, c := range []struct {
 		rows, cols int
 		tT, wT     bool // operands given transposed
 		copies     int
+		k          int // the reduce, 40 when 0
 	}{
-		{minCopyRows, minCopyColumns, false, true, 1},
-		{minCopyRows - 1, minCopyColumns, false, true, 0},
-		{minCopyRows, minCopyColumns - 1, false, true, 0},
-		{minCopyRows, minCopyColumns, false, false, 0},
-		{minCopyColumns, minCopyRows, true, false, 1},
-		{minCopyColumns, minCopyRows - 1, true, false, 0},
-		{minCopyRows, minCopyRows, true, true, 2},
+		{minCopyRows, minCopyColumns, false, true, 1, 0},
+		{minCopyRows - 1, minCopyColumns, false, true, 0, 0},
+		{minCopyRows, minCopyColumns - 1, false, true, 0, 0},
+		{minCopyRows, minCopyColumns, false, false, 0, 0},
+		{minCopyColumns, minCopyRows, true, false, 1, 0},
+		{minCopyColumns, minCopyRows - 1, true, false, 0, 0},
+		{minCopyRows, minCopyRows, true, true, 2, 0},
+		// A long reduce: w is copied only from minCopyRowsLong rows.
+		{minCopyRows, minCopyColumns, false, true, 0, minDotReduce},
+		{minCopyRowsLong, minCopyColumns, false, true, 1, minDotReduce},
+		{minCopyRows, minCopyColumns, false, true, 1, minDotReduce - 1},
 	} {
+		k := cmp.Or(c.k, 40)
 		var a, w *Tensor
 		if c.tT {
 			a = e.Rand([]int{k, c.rows}, 1).Realize().Transpose(0, 1)
