@@ -326,7 +326,7 @@ func (t *Tensor) pow(y any, reverse bool) *Tensor {
 // keeps its sign, and -inf to a power that is not an odd integer is +inf
 // (or 0 for a negative one).
 func powFloats(x, e *Tensor) *Tensor {
-	if ev, ok := uniformConst(e); ok {
+	if ev, ok := constValue(e.n); ok {
 		return powConst(x, e, ev)
 	}
 	return powAny(x, e)
@@ -382,19 +382,6 @@ func powConst(x, e *Tensor, ev float64) *Tensor {
 		one = one.Or(x.Eq(-1))
 	}
 	return one.Where(1.0, r)
-}
-
-// uniformConst returns the value of t when t is one constant at every
-// element (a scalar operand broadcast), and whether it is.
-func uniformConst(t *Tensor) (float64, bool) {
-	n := t.n
-	if n.kind == kView {
-		if !uniform(n.st) {
-			return 0, false
-		}
-		n = n.base
-	}
-	return n.val, n.kind == kConst
 }
 
 // halfIntPow returns x**v for a float x and a half-integer v (|v| >= 1.5)
