@@ -199,7 +199,7 @@ typedef int32_t tiny_i16v __attribute__((vector_size(64)));
 #else
 #define TINY_SWAP16(v, ...) __builtin_shuffle(v, (tiny_i16v){__VA_ARGS__})
 #endif
-#define TINY_FOLD16(T, V, a, STEP) \
+#define TINY_FOLD16(V, a, STEP) \
   V v; \
   __builtin_memcpy(&v, a, sizeof v); \
   V w = TINY_SWAP16(v, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14); STEP; \
@@ -207,12 +207,12 @@ typedef int32_t tiny_i16v __attribute__((vector_size(64)));
   w = TINY_SWAP16(v, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11); STEP; \
   w = TINY_SWAP16(v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7); STEP; \
   return v[0];
-static inline float tiny_fold16_add_f32(const float* a) { TINY_FOLD16(float, tiny_f16v, a, v = v + w) }
+static inline float tiny_fold16_add_f32(const float* a) { TINY_FOLD16(tiny_f16v, a, v = v + w) }
 static inline float tiny_fold16_max_f32(const float* a) {
-  TINY_FOLD16(float, tiny_f16v, a, { tiny_i16v m = (v < w) | (w != w); v = (tiny_f16v)(((tiny_i16v)w & m) | ((tiny_i16v)v & ~m)); })
+  TINY_FOLD16(tiny_f16v, a, { tiny_i16v m = (v < w) | (w != w); v = (tiny_f16v)(((tiny_i16v)w & m) | ((tiny_i16v)v & ~m)); })
 }
 static inline int32_t tiny_fold16_max_i32(const int32_t* a) {
-  TINY_FOLD16(int32_t, tiny_i16v, a, { tiny_i16v m = v < w; v = (w & m) | (v & ~m); })
+  TINY_FOLD16(tiny_i16v, a, { tiny_i16v m = v < w; v = (w & m) | (v & ~m); })
 }
 `
 	// cOptimize is the attribute giving a kernel's functions gcc options of
