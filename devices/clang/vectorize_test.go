@@ -54,13 +54,7 @@ func TestSelectIntoHelperVectorizes(t *testing.T) {
 			t.Fatal(err)
 		}
 		src := codegen.RenderC(p)
-		args := append(append(append([]string{}, tc.args...), tc.flags...), "-fopt-info-vec-optimized", "-o", filepath.Join(t.TempDir(), "k.so"))
-		cmd := exec.Command(tc.path, args...)
-		cmd.Stdin = strings.NewReader(src)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", op, err, out)
-		}
+		out := compileWith(t, tc, src, "-fopt-info-vec-optimized", "-o", filepath.Join(t.TempDir(), "k.so"))
 		if !strings.Contains(string(out), "loop vectorized") {
 			t.Errorf("%s: the loop is not vectorized; gcc reported:\n%s\nsource:\n%s", op, out, src)
 		}
@@ -79,6 +73,20 @@ func gccOrSkip(t *testing.T) *toolchain {
 		t.Skip("the compiler is not gcc")
 	}
 	return tc
+}
+
+// compileWith compiles src with tc, its flags and extra, and returns what
+// the compiler printed; the test fails when it fails.
+func compileWith(t *testing.T, tc *toolchain, src string, extra ...string) []byte {
+	t.Helper()
+	args := append(append(append([]string{}, tc.args...), tc.flags...), extra...)
+	cmd := exec.Command(tc.path, args...)
+	cmd.Stdin = strings.NewReader(src)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s\nsource:\n%s", tc.path, strings.Join(extra, " "), err, out, src)
+	}
+	return out
 }
 
 // softplus builds tensor's softplus of x: where(x > 20, x, log1p(e)) with
@@ -121,12 +129,7 @@ func TestStreamedCopyStaysALoop(t *testing.T) {
 		}
 		src := codegen.RenderC(p)
 		asm := filepath.Join(t.TempDir(), "k.s")
-		args := append(append(append([]string{}, tc.args...), tc.flags...), "-S", "-o", asm)
-		cmd := exec.Command(tc.path, args...)
-		cmd.Stdin = strings.NewReader(src)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%s: %v\n%s", p.Name, err, out)
-		}
+		compileWith(t, tc, src, "-S", "-o", asm)
 		b, err := os.ReadFile(asm)
 		if err != nil {
 			t.Fatal(err)
