@@ -356,11 +356,14 @@ func powAny(x, e *Tensor) *Tensor {
 // kernel computes only those. x ** 1.3 tested each element for -0.0 by a
 // division (1/x < 0) and chose a sign no element takes (1.3 is not an odd
 // integer): 4M floats took 6.1 ms on one thread in a C harness, NumPy 4.1.
-// The result is powAny's, bit for bit: a select whose condition is false
-// everywhere, or a product with 1, is left out.
+// The result is powAny's, bit for bit (NaN for NaN): a select whose
+// condition is false everywhere, or a product with 1, is left out.
 func powConst(x, e *Tensor, ev float64) *Tensor {
 	if ev == 0 {
 		return x.OnesLike() // 1 even for a NaN base
+	}
+	if ev != math.Floor(ev) && !math.IsInf(ev, 0) && ev == ev {
+		return fracPow(x, e, ev)
 	}
 	zero := x.Eq(0)
 	mag := zero.Where(1.0, x.Abs()).Log2().Mul(e).Exp2()
@@ -382,6 +385,23 @@ func powConst(x, e *Tensor, ev float64) *Tensor {
 		one = one.Or(x.Eq(-1))
 	}
 	return one.Where(1.0, r)
+}
+
+// fracPow is powConst for a finite exponent ev that is not an integer:
+// 2**(ev*log2 x) with nothing around it but one select. IEEE log2 and exp2
+// give C's pow at every special base themselves: log2 of ±0 is -inf (0 for
+// ev > 0 through exp2(-inf), inf for ev < 0), of a negative number NaN, of
+// +inf +inf, of NaN NaN, and log2(1) is exactly 0 (1 through exp2(0)). Only
+// -inf, whose log2 is NaN, needs its own value: +inf for ev > 0, 0 for
+// ev < 0. x ** 1.3 with powAny's zero and sign selects took 6.0 ms over 4M
+// floats on one thread in a C harness (best of 8), 5.3 ms without them.
+// The gradient is pow's own rule (torch's), not this graph's.
+func fracPow(x, e *Tensor, ev float64) *Tensor {
+	atNegInf := 0.0
+	if ev > 0 {
+		atNegInf = math.Inf(1)
+	}
+	return x.IsInf(false, true).Where(atNegInf, x.Log2().Mul(e).Exp2())
 }
 
 // halfIntPow returns x**v for a float x and a half-integer v (|v| >= 1.5)
