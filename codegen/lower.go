@@ -86,11 +86,15 @@ func Lower(k *Kernel, opts Options) (p *Program, err error) {
 	}
 	p.estimate()
 	listing := newCListing(p, cConst)
-	if ss := listing.streamStores(); len(ss) > 0 || ch.replays {
-		buf := -1
-		for _, s := range ss {
-			buf = p.UOps[p.UOps[s].Src[0]].Buf
-		}
+	ss := listing.streamStores()
+	buf := -1
+	for _, s := range ss {
+		buf = p.UOps[p.UOps[s].Src[0]].Buf
+	}
+	if buf < 0 {
+		buf = listing.streamTile()
+	}
+	if buf >= 0 || ch.replays {
 		if o, ok := ch.decide(OptStream, func() (Opt, bool) { return Opt{Axis: buf, Arg: 1}, true }); ok {
 			check(o.Axis == buf && buf >= 0, o)
 		}

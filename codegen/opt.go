@@ -30,7 +30,7 @@ const (
 	OptMulAcc                    // MUL+ADD and ACCUM of a MUL fused into multiply-adds (Arg of them)
 	OptExp2                      // EXP2 arguments scaled by loop invariants folded into the EXP2 (Arg of them)
 	OptRowBlock                  // a register tile's rows along Axis walk in blocks of Arg, the block loop outermost (nest.go's rowBlock)
-	OptStream                    // the global loop's one store, into buffer Axis, is large and contiguous: streamed around the caches (RenderC; devices without streaming stores ignore it)
+	OptStream                    // the global loop's one store, into buffer Axis, is large and contiguous, or a transpose tile's (whole cache lines a row): streamed around the caches (RenderC; devices without streaming stores ignore it)
 	OptPack                      // a register tile's shared load of buffer Axis is copied into a contiguous panel of Arg elements per worker first (RenderC, render_c_pack.go; other devices ignore it)
 	OptStep                      // the reduce loop whose RANGE is uop Axis, around a register tile's inner loop, applies Arg iterations per pass over the accumulators (step.go; devices/cpu, which runs a tile's rows as runs; devices that compile loops ignore it)
 	OptClip                      // the reduce loop over Axis runs only where the masks its terms read under allow, from Arg bounds (clip.go): a padded convolution's window clipped to the input

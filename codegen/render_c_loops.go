@@ -3,6 +3,8 @@ package codegen
 // This file holds the store form RenderC picks from the uops: streaming
 // stores for large outputs.
 
+import "slices"
+
 // CStreamBytes is the output size from which RenderC writes a contiguous
 // store around the caches. A loop of calls (y = f(x)) writes a different
 // output buffer each round, one the pool hands back from a few rounds ago,
@@ -33,21 +35,8 @@ const minStreamTrip = 64
 // global loop, or one of at least minStreamTrip iterations (a row of an
 // elementwise kernel over a 2-D shape). Lower records it as OptStream.
 func (l *cListing) streamStores() map[int]int {
-	p, us := l.p, l.u
-	buf := -1
-	for _, u := range us {
-		switch u.Op {
-		case OpAccum, OpDefineAcc:
-			return nil
-		case OpStore:
-			g := us[u.Src[0]]
-			if g.Op != OpDefineGlobal || len(u.Src) > 3 || buf >= 0 && g.Buf != buf {
-				return nil
-			}
-			buf = g.Buf
-		}
-	}
-	if buf < 0 || p.SplitReduce || int64(p.Bufs[buf].Size)*int64(p.Bufs[buf].DType.Size()) < CStreamBytes || l.loaded[buf] {
+	us := l.u
+	if l.streamBuf() < 0 {
 		return nil
 	}
 	out := map[int]int{}
@@ -78,6 +67,46 @@ func (l *cListing) streamStores() map[int]int {
 		return nil
 	}
 	return out
+}
+
+// streamBuf returns the output whose stores streaming stores could write,
+// or -1: p is elementwise (no accumulators), not a split reduce, and stores
+// only to one output (of any dtype) of at least CStreamBytes that it never
+// loads, ungated.
+func (l *cListing) streamBuf() int {
+	p, us := l.p, l.u
+	buf := -1
+	for _, u := range us {
+		switch u.Op {
+		case OpAccum, OpDefineAcc:
+			return -1
+		case OpStore:
+			g := us[u.Src[0]]
+			if g.Op != OpDefineGlobal || len(u.Src) > 3 || buf >= 0 && g.Buf != buf {
+				return -1
+			}
+			buf = g.Buf
+		}
+	}
+	if buf < 0 || p.SplitReduce || int64(p.Bufs[buf].Size)*int64(p.Bufs[buf].DType.Size()) < CStreamBytes || l.loaded[buf] {
+		return -1
+	}
+	return buf
+}
+
+// streamTile returns the output a transpose tile (OptTile in p's Opts)
+// copies into when RenderC can stream the tile's blocks (tiny_tr16s), or
+// -1: streamBuf's output, of 4-byte elements, and the tile's side a
+// multiple of trStreamSide. Lower records it as OptStream too.
+func (l *cListing) streamTile() int {
+	i := slices.IndexFunc(l.p.Opts, func(o Opt) bool { return o.Op == OptTile })
+	if i < 0 || l.p.Opts[i].Arg%trStreamSide != 0 {
+		return -1
+	}
+	if buf := l.streamBuf(); buf >= 0 && l.p.Bufs[buf].DType.Size() == 4 {
+		return buf
+	}
+	return -1
 }
 
 // loadsUnit reports whether every load in loop i reads at a fixed place or

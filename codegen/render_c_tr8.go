@@ -1,5 +1,7 @@
 package codegen
 
+import "slices"
+
 // This file renders a transpose tile as 8 x 8 blocks, each eight vector
 // loads, a transpose in registers and eight vector stores (tiny_tr8 in the
 // prelude). OptTile walks an elementwise kernel whose load strides along
@@ -11,6 +13,10 @@ package codegen
 
 // trSide is the side of the blocks tiny_tr8 transposes.
 const trSide = 8
+
+// trStreamSide is the side of the blocks tiny_tr16s transposes, writing
+// each destination row's whole cache line at once, around the caches.
+const trStreamSide = 16
 
 // tr8 is one tile rendered by tiny_tr8: loop inner inside loop outer, each
 // of a multiple of trSide iterations, whose body loads one 4-byte element
@@ -94,9 +100,25 @@ func (r *cRenderer) emitTr8(t tr8) {
 		}
 	}
 	ld, st := r.u[t.load], r.u[t.store]
-	r.line("for (long ta = 0; ta < %d; ta += %d) for (long tb = 0; tb < %d; tb += %d)", t.outerTrip, trSide, t.innerTrip, trSide)
-	r.line("  tiny_tr8(&%s[%s + ta + tb*%dLL], %dLL, &%s[%s + ta*%dLL + tb], %dLL);",
+	side, helper := trSide, "tiny_tr8"
+	if r.tileStreamed(t) {
+		r.used["stream"] = true // tiny_sfence after the kernel's loops
+		side, helper = trStreamSide, "tiny_tr16s"
+	}
+	r.line("for (long ta = 0; ta < %d; ta += %d) for (long tb = 0; tb < %d; tb += %d)", t.outerTrip, side, t.innerTrip, side)
+	r.line("  %s(&%s[%s + ta + tb*%dLL], %dLL, &%s[%s + ta*%dLL + tb], %dLL);", helper,
 		r.ref(ld.Src[0]), r.ref(ld.Src[1]), t.loadStride, t.loadStride, r.ref(st.Src[0]), r.ref(st.Src[1]), t.storeStride, t.storeStride)
 	r.depth--
 	r.line("}")
+}
+
+// tileStreamed reports whether tile t's blocks are written around the
+// caches (tiny_tr16s): the Program streams the tile's output (OptStream on
+// its buffer, streamTile), both trips are multiples of trStreamSide, and
+// the destination's rows are whole cache lines apart in elements (the
+// helper checks the address itself).
+func (r *cRenderer) tileStreamed(t tr8) bool {
+	buf := r.u[r.u[t.store].Src[0]].Buf
+	streams := slices.ContainsFunc(r.p.Opts, func(o Opt) bool { return o.Op == OptStream && o.Axis == buf })
+	return streams && !r.split && t.outerTrip%trStreamSide == 0 && t.innerTrip%trStreamSide == 0 && t.storeStride%trStreamSide == 0
 }

@@ -34,6 +34,37 @@ int main(void) {
 	checkCHelper(t, main, []cBuild{{"-mavx", true}, {"-mno-avx", true}})
 }
 
+// TestTr16sHelper compiles tiny_tr16s with AVX-512, with AVX2 alone (each
+// row's line as two streamed halves) and without AVX, and checks that each
+// moves every element (a, b) of a 16 x 16 tile to d[a*ds + b], bit for bit,
+// and nothing else: into rows whole cache lines apart from an aligned d
+// (streamed), and where d or the row stride is not a multiple of 64 bytes
+// (plain stores), from a source that is not aligned either.
+func TestTr16sHelper(t *testing.T) {
+	main := cPrelude(map[string]bool{"tr8": true}) + `
+#include <stdio.h>
+int main(void) {
+  static uint32_t s[16*40], d[17*48 + 16] __attribute__((aligned(64)));
+  const long cases[3][2] = {{0, 48}, {1, 48}, {0, 20}}; /* offset of d, row stride */
+  int bad = 0;
+  for (int i = 0; i < 16*40; i++) s[i] = 0x7fc00000u + i * 977u;
+  for (int c = 0; c < 3; c++) {
+    long off = cases[c][0], ds = cases[c][1];
+    for (int i = 0; i < 17*48 + 16; i++) d[i] = 0xdeadbeefu;
+    tiny_tr16s(s + 3, 40, d + off, ds);
+    for (long i = 0; i < 17*48 + 16; i++) {
+      long j = i - off, a = j / ds, b = j % ds;
+      uint32_t want = j >= 0 && a < 16 && b < 16 ? s[3 + b*40 + a] : 0xdeadbeefu;
+      bad += d[i] != want;
+    }
+  }
+  printf("%d\n", bad);
+  return 0;
+}
+`
+	checkCHelper(t, main, []cBuild{{"-mavx512f", cpu.X86.HasAVX512F}, {"-mavx2", cpu.X86.HasAVX2}, {"-mno-avx", true}})
+}
+
 // TestVec16Helper compiles tiny_fma16 and tiny_bc16 with and without
 // AVX-512 (without, gcc splits each vector in two) and checks both against
 // fmaf lane by lane, bit for bit.

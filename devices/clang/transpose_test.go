@@ -38,3 +38,38 @@ func TestTransposeTiles(t *testing.T) {
 		}
 	}
 }
+
+// TestTransposeStreamed runs transposes with outputs of CStreamBytes or
+// more (a matrix, a batch of matrices, float32 and int32) on CLANG against
+// the reference device: Lower records STREAM for them and RenderC writes
+// their 16 x 16 blocks with tiny_tr16s, each destination row's cache line
+// streamed at once; with STREAM skipped they keep tiny_tr8's plain stores.
+func TestTransposeStreamed(t *testing.T) {
+	for _, dt := range []codegen.DType{codegen.Float32, codegen.Int32} {
+		mat := kt.Must(shape.FromInts(1024, 1040).Permute([]int{1, 0}))
+		batch := kt.Must(shape.FromInts(4, 528, 512).Permute([]int{0, 2, 1}))
+		for _, k := range []*codegen.Kernel{
+			kt.Kernel(shape.FromInts(1040, 1024), kt.Load(1, dt, mat), kt.Spec(dt, 1024*1040)),
+			kt.Kernel(shape.FromInts(4, 512, 528), kt.Load(1, dt, batch), kt.Spec(dt, 4*528*512)),
+		} {
+			check(t, k)
+			for _, skip := range []bool{false, true} {
+				var opts codegen.Options
+				if skip {
+					opts.Skip = []codegen.OptOp{codegen.OptStream}
+				}
+				p, err := codegen.Lower(k, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				src := codegen.RenderC(p)
+				if got := p.Opts.Has(codegen.OptStream) && strings.Contains(src, "tiny_tr16s(&") && strings.Contains(src, "tiny_sfence();"); got == skip {
+					t.Errorf("%s %s, STREAM skipped %v: streamed blocks %v (opts %s):\n%s", k.Name, dt, skip, got, p.Opts, src)
+				}
+				if skip && !strings.Contains(src, "tiny_tr8(&") {
+					t.Errorf("%s %s: no register transpose without STREAM:\n%s", k.Name, dt, src)
+				}
+			}
+		}
+	}
+}
