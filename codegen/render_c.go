@@ -165,20 +165,22 @@ type cRenderer struct {
 	partBytes int
 	used      map[string]bool // helper functions the source needs
 	// While one copy of a loop body is emitted:
-	tmp     int          // the STORE writing to the streaming block instead, -1 if none
-	tmpLoop int          // the loop that block is of
-	streams map[int]int  // innermost loops whose store can be streamed -> that STORE (streamStores)
-	sin     string       // "fast": SIN uses the fast path and sets big; "" the exact one
-	big     string       // the flag variable of the fast sin
-	vec     vecPlan      // loops and accumulators rendered as vectors (render_c_vec.go)
-	vecCols map[int]bool // the trip counts of the Opts' INNER and LANES loops
-	pack    packPlan     // loads copied into contiguous panels first (render_c_pack.go)
-	vw      int          // float32 values in one vector (the Program's Vector)
-	vt      string       // the C type of one vector: tiny_v8 or tiny_v16
-	vecAccs int          // vector accumulators one reduce nest may keep in registers
-	inner   int          // innermost loops being emitted around the current line (scalarMax)
-	folds   map[int]int  // ADD or MAX at the root of a 16-lane fold -> its DEFINE_ACC (planFolds)
-	folded  map[int]bool // the fold trees' other uops, rendered inside tiny_fold16
+	tmp      int          // the STORE writing to the streaming block instead, -1 if none
+	tmpLoop  int          // the loop that block is of
+	tmpInner int          // the short loop inside tmpLoop holding the STORE (streamNest), -1 if none
+	tmpPer   int          // the elements an iteration of tmpLoop stores
+	streams  map[int]int  // loops whose store can be streamed -> that STORE (streamStores)
+	sin      string       // "fast": SIN uses the fast path and sets big; "" the exact one
+	big      string       // the flag variable of the fast sin
+	vec      vecPlan      // loops and accumulators rendered as vectors (render_c_vec.go)
+	vecCols  map[int]bool // the trip counts of the Opts' INNER and LANES loops
+	pack     packPlan     // loads copied into contiguous panels first (render_c_pack.go)
+	vw       int          // float32 values in one vector (the Program's Vector)
+	vt       string       // the C type of one vector: tiny_v8 or tiny_v16
+	vecAccs  int          // vector accumulators one reduce nest may keep in registers
+	inner    int          // innermost loops being emitted around the current line (scalarMax)
+	folds    map[int]int  // ADD or MAX at the root of a 16-lane fold -> its DEFINE_ACC (planFolds)
+	folded   map[int]bool // the fold trees' other uops, rendered inside tiny_fold16
 }
 
 func newCRenderer(p *Program) *cRenderer {
@@ -422,6 +424,10 @@ func (r *cRenderer) loop(i int) {
 		r.inner--
 		return
 	}
+	if r.streamed(i) >= 0 {
+		r.streamLoop(i, lo, hi) // around a short innermost loop (streamNest)
+		return
+	}
 	r.line("for (long %s = %s; %s < %s; %s++) {", r.u[i].Name, lo, r.u[i].Name, hi, r.u[i].Name)
 	r.depth++
 	r.block(i+1, r.end[i], true)
@@ -516,6 +522,9 @@ func (r *cRenderer) uop(i int) {
 		if i == r.tmp {
 			n := r.u[r.tmpLoop].Name
 			dst = fmt.Sprintf("tiny_tmp[%s - %s_s]", n, n)
+			if r.tmpInner >= 0 {
+				dst = fmt.Sprintf("tiny_tmp[(%s - %s_s)*%d + %s]", n, n, r.tmpPer, r.ref(r.tmpInner))
+			}
 		}
 		if len(u.Src) > 3 {
 			r.line("if (%s) %s = %s;", r.ref(u.Src[3]), dst, v)

@@ -228,6 +228,43 @@ func TestStreamedRows(t *testing.T) {
 	}
 }
 
+// TestStreamedRuns runs kernels whose innermost loop is too short to
+// stream alone but whose runs, one after another, fill the output
+// contiguously (streamNest): a permute that keeps the last axis (runs of
+// 32 float32s or 16 float64s, a convolution's channels-last copy), and
+// every other run of 16 rows' worth read into a 2-D output, whose outer
+// loop is the global loop. On 1 and 3 threads against the reference
+// device, under every lowering of check; each is recorded as STREAM and
+// streamed through the block on the stack across both loops. Runs of 20
+// float32s are not whole cache lines and are not streamed.
+func TestStreamedRuns(t *testing.T) {
+	perm := func(n, m, c int, dt codegen.DType) *codegen.Kernel {
+		return kt.Kernel(shape.FromInts(m, n, c), kt.Load(1, dt, kt.Must(shape.FromInts(n, m, c).Permute([]int{1, 0, 2}))), kt.Spec(dt, n*m*c))
+	}
+	rows := codegen.CStreamBytes/4/16 + 5
+	half := kt.Must(shape.FromInts(rows, 32).ShrinkInts([][2]int{{0, rows}, {0, 16}}))
+	every := kt.Kernel(shape.FromInts(rows, 16), kt.Load(1, f32, half), kt.Spec(f32, rows*32))
+	for _, tc := range []struct {
+		k      *codegen.Kernel
+		stream bool
+	}{
+		{perm(512, 66, 32, f32), true},
+		{perm(300, 116, 16, codegen.Float64), true},
+		{every, true},
+		{perm(512, 103, 20, f32), false},
+	} {
+		p, err := codegen.Lower(tc.k, codegen.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := codegen.RenderC(p)
+		if got := p.Opts.Has(codegen.OptStream) && strings.Contains(src, "tiny_tmp[(") && strings.Contains(src, "tiny_stream("); got != tc.stream {
+			t.Errorf("%s: streamed across the short loop %v, want %v (opts %s):\n%s", p.Name, got, tc.stream, p.Opts, src)
+		}
+		check(t, tc.k)
+	}
+}
+
 const streamElems = codegen.CStreamBytes/4 + 1000
 
 // TestStreamedDTypes pads outputs of every element size (bool, uint8,
