@@ -88,7 +88,7 @@ func (l *cListing) onlyStore(i int) int {
 // float32 sin (whose second and third tries write the output directly);
 // and the store's index steps by one along i and by T along the outer loop
 // (the runs of consecutive iterations are one contiguous run), built of
-// additions and multiplications by constants (indexAt renders it at a
+// additions and multiplications (affineIndex; indexAt renders it at a
 // block's start). A permute that keeps the last axis (x of (n, h*w, c)
 // made (h*w, n, c) for a convolution, c = 32) wrote its runs of 128 bytes
 // with plain stores: 400x512x32 floats, two threads in a C harness,
