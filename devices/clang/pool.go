@@ -15,10 +15,10 @@ import (
 // 20 us for a millisecond before it backs off: about 4% of matmul512's
 // CPU, its sleeps and wake-ups, and a processor handed from thread to
 // thread at each kernel. With the pool only the calling goroutine is in C,
-// a processor stays idle, and the monitor sleeps; the pool's threads wait
-// on a futex between kernels (no spinning while nothing runs) and block
-// every signal, so that none of the Go runtime's lands on a thread it does
-// not know.
+// a processor stays idle, and the monitor sleeps; the pool's threads watch
+// for the next kernel for 200 us after each (POOL_SPIN_NS), then wait on a
+// futex (no spinning while nothing runs), and block every signal, so that
+// none of the Go runtime's lands on a thread it does not know.
 
 // poolSource is the pool's C. tiny_pool_run runs loop on the calling
 // thread and on workers-1 pool threads (started on first need, at most
@@ -28,6 +28,7 @@ import (
 const poolSource = `#include <pthread.h>
 #include <signal.h>
 #include <limits.h>
+#include <time.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -42,6 +43,7 @@ static int started;    /* pool threads running (written under busy) */
    so that a thread reads the count of the job it saw and no other. */
 static unsigned gen;
 static int pending;    /* futex word: threads still on the job */
+static int sleepers;   /* pool threads in (or going into) futex_wait on gen */
 static long total;     /* chunks the threads ran */
 static struct {
   tiny_loop f;
@@ -57,12 +59,38 @@ static struct {
 static void futex_wait(void* addr, int val) { syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, 0, 0, 0); }
 static void futex_wake(void* addr, int n) { syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, 0, 0, 0); }
 
+static long now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+/* POOL_SPIN_NS is how long a pool thread watches gen after a job before it
+   sleeps on the futex: the next kernel of a sequence (a training step's
+   150, with Go's scheduling between them) finds it awake, and its caller
+   skips the wake-up. Waking an idle thread on this VM cost the waker 17-36
+   us in the system call and the sleeper 30-100 us before it ran. A program
+   that stops launching kernels has the thread asleep this long after. */
+#define POOL_SPIN_NS 200000L
+
 static void* pool_thread(void* arg) {
   long id = (long)arg >> 32;
   unsigned seen = (unsigned)(long)arg;
   for (;;) {
     unsigned g;
-    while ((g = __atomic_load_n(&gen, __ATOMIC_ACQUIRE)) == seen) futex_wait(&gen, (int)seen);
+    long until = now_ns() + POOL_SPIN_NS;
+    for (long k = 0; (g = __atomic_load_n(&gen, __ATOMIC_ACQUIRE)) == seen; k++) {
+      if ((k & 63) != 63 || now_ns() < until) {
+        __builtin_ia32_pause();
+        continue;
+      }
+      /* Announce the sleep before the last look at gen; the caller
+         stores gen before it reads sleepers (both sequentially
+         consistent), so one of the two sees the other. */
+      __atomic_add_fetch(&sleepers, 1, __ATOMIC_SEQ_CST);
+      if (__atomic_load_n(&gen, __ATOMIC_SEQ_CST) == seen) futex_wait(&gen, (int)seen);
+      __atomic_sub_fetch(&sleepers, 1, __ATOMIC_SEQ_CST);
+    }
     seen = g;
     if (id >= (long)(g & 255)) continue;
     long d = job.f(job.bufs, job.n, job.chunks, job.next, job.parts, job.pb, job.vars, job.stop);
@@ -96,8 +124,8 @@ long tiny_pool_run(tiny_loop f, void* const* bufs, long n, long chunks, long* ne
     job.parts = parts; job.pb = pb; job.vars = vars; job.stop = stop;
     total = 0;
     __atomic_store_n(&pending, (int)helpers, __ATOMIC_RELAXED);
-    __atomic_store_n(&gen, ((gen >> 8) + 1) << 8 | (unsigned)helpers, __ATOMIC_RELEASE);
-    futex_wake(&gen, INT_MAX);
+    __atomic_store_n(&gen, ((gen >> 8) + 1) << 8 | (unsigned)helpers, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&sleepers, __ATOMIC_SEQ_CST) > 0) futex_wake(&gen, INT_MAX);
   }
   d = f(bufs, n, chunks, next, parts, pb, vars, stop);
   if (helpers > 0) {

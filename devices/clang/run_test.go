@@ -3,6 +3,7 @@ package clang
 import (
 	"fmt"
 	"testing"
+	"time"
 	"unsafe"
 
 	"tiny/codegen"
@@ -123,6 +124,61 @@ func TestPool(t *testing.T) {
 	}
 	if got := pool.threads(); got < 2 {
 		t.Errorf("the pool has %d threads after kernels on three workers, want 2", got)
+	}
+}
+
+// TestPoolWakes runs a kernel on three workers 300 times with gaps before
+// each call around the pool threads' spin after a job (POOL_SPIN_NS, 200
+// us): none, 50, 150, 250 us and 2 ms, so that a call finds the threads
+// still watching, just gone to sleep, or long asleep, and checks every
+// result. A lost wake-up (a thread asleep that the caller thought awake)
+// leaves the caller waiting for it: the test fails after 60 s.
+func TestPoolWakes(t *testing.T) {
+	d := open(t, "", 3)
+	if workerPool() == 0 {
+		t.Skip("the pool could not be built")
+	}
+	const n = 1 << 17
+	s := shape.FromInts(n)
+	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), kt.Spec(f32, n)), codegen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := d.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, out := devices.Alloc(codegen.Float32, n), devices.Alloc(codegen.Float32, n)
+	for i := range in.Float32s() {
+		in.Float32s()[i] = float32(i + 1)
+	}
+	done := make(chan error, 1)
+	go func() {
+		gaps := []time.Duration{0, 50 * time.Microsecond, 150 * time.Microsecond, 250 * time.Microsecond, 2 * time.Millisecond}
+		for k := range 300 {
+			for start := time.Now(); time.Since(start) < gaps[k%len(gaps)]; {
+			}
+			clear(out.Float32s())
+			if err := r.Run([]*devices.Buffer{out, in}, nil); err != nil {
+				done <- err
+				return
+			}
+			for i, v := range out.Float32s() {
+				if v != -float32(i+1) {
+					done <- fmt.Errorf("call %d: out[%d] = %v, want %d", k, i, v, -(i + 1))
+					return
+				}
+			}
+		}
+		done <- nil
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("300 calls did not finish in 60 s: a pool thread was not woken")
 	}
 }
 
