@@ -68,15 +68,7 @@ func TestChunkLoop(t *testing.T) {
 // result.
 func TestPool(t *testing.T) {
 	d, d2 := open(t, "", 3), open(t, "", 2)
-	if workerPool() == 0 {
-		t.Skip("the pool could not be built")
-	}
-	const n = 1 << 17
-	s := shape.FromInts(n)
-	p, err := codegen.Lower(kt.Kernel(s, kt.Op(codegen.OpNeg, f32, kt.Load(1, f32, s)), kt.Spec(f32, n)), codegen.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, in := negPool(t)
 	if p.Work < minParallel || p.Global < 3 {
 		t.Fatalf("work %d, global loop %d: too small for three workers", p.Work, p.Global)
 	}
@@ -88,15 +80,11 @@ func TestPool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := devices.Alloc(codegen.Float32, n)
-	for i := range in.Float32s() {
-		in.Float32s()[i] = float32(i + 1)
-	}
 	const goroutines, rounds = 4, 20
 	errs := make(chan error, goroutines)
 	for range goroutines {
 		go func() {
-			out := devices.Alloc(codegen.Float32, n)
+			out := devices.Alloc(codegen.Float32, in.Len)
 			for i := range rounds {
 				clear(out.Float32s())
 				run := r.Run
@@ -107,11 +95,9 @@ func TestPool(t *testing.T) {
 					errs <- err
 					return
 				}
-				for i, v := range out.Float32s() {
-					if v != -float32(i+1) {
-						errs <- fmt.Errorf("out[%d] = %v, want %d", i, v, -(i + 1))
-						return
-					}
+				if err := checkNeg(out); err != nil {
+					errs <- err
+					return
 				}
 			}
 			errs <- nil
@@ -127,14 +113,11 @@ func TestPool(t *testing.T) {
 	}
 }
 
-// TestPoolWakes runs a kernel on three workers 300 times with gaps before
-// each call around the pool threads' spin after a job (POOL_SPIN_NS, 200
-// us): none, 50, 150, 250 us and 2 ms, so that a call finds the threads
-// still watching, just gone to sleep, or long asleep, and checks every
-// result. A lost wake-up (a thread asleep that the caller thought awake)
-// leaves the caller waiting for it: the test fails after 60 s.
-func TestPoolWakes(t *testing.T) {
-	d := open(t, "", 3)
+// negPool returns a program that negates 2**17 floats, enough work for
+// three workers, and its input, 1 to 2**17; it skips the test when the
+// pool cannot be built.
+func negPool(t *testing.T) (*codegen.Program, *devices.Buffer) {
+	t.Helper()
 	if workerPool() == 0 {
 		t.Skip("the pool could not be built")
 	}
@@ -144,14 +127,38 @@ func TestPoolWakes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	in := devices.Alloc(codegen.Float32, n)
+	for i := range in.Float32s() {
+		in.Float32s()[i] = float32(i + 1)
+	}
+	return p, in
+}
+
+// checkNeg reports the first element of out that is not the negation of
+// negPool's input.
+func checkNeg(out *devices.Buffer) error {
+	for i, v := range out.Float32s() {
+		if v != -float32(i+1) {
+			return fmt.Errorf("out[%d] = %v, want %d", i, v, -(i + 1))
+		}
+	}
+	return nil
+}
+
+// TestPoolWakes runs a kernel on three workers 300 times with gaps before
+// each call around the pool threads' spin after a job (POOL_SPIN_NS, 200
+// us): none, 50, 150, 250 us and 2 ms, so that a call finds the threads
+// still watching, just gone to sleep, or long asleep, and checks every
+// result. A lost wake-up (a thread asleep that the caller thought awake)
+// leaves the caller waiting for it: the test fails after 60 s.
+func TestPoolWakes(t *testing.T) {
+	d := open(t, "", 3)
+	p, in := negPool(t)
 	r, err := d.Compile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, out := devices.Alloc(codegen.Float32, n), devices.Alloc(codegen.Float32, n)
-	for i := range in.Float32s() {
-		in.Float32s()[i] = float32(i + 1)
-	}
+	out := devices.Alloc(codegen.Float32, in.Len)
 	done := make(chan error, 1)
 	go func() {
 		gaps := []time.Duration{0, 50 * time.Microsecond, 150 * time.Microsecond, 250 * time.Microsecond, 2 * time.Millisecond}
@@ -163,11 +170,9 @@ func TestPoolWakes(t *testing.T) {
 				done <- err
 				return
 			}
-			for i, v := range out.Float32s() {
-				if v != -float32(i+1) {
-					done <- fmt.Errorf("call %d: out[%d] = %v, want %d", k, i, v, -(i + 1))
-					return
-				}
+			if err := checkNeg(out); err != nil {
+				done <- fmt.Errorf("call %d: %v", k, err)
+				return
 			}
 		}
 		done <- nil
