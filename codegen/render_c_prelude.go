@@ -36,7 +36,8 @@ func cPrelude(used map[string]bool) string {
 // slower than plain stores (the write-combining buffers flush them
 // partly written); whole lines took the suite's 4096x4096 transpose from
 // 11.8-14.1 to 7.6-9.0 ms (two threads, a C harness, alternated). Where d
-// or the row stride is not a multiple of 64 bytes it stores as tiny_tr8.
+// or the row stride is not a multiple of 64 bytes, and without AVX, it is
+// tiny_tr16: four tiny_tr8 blocks with plain stores.
 const cTr8 = `#if defined(__AVX__)
 #include <immintrin.h>
 static inline void tiny_tr8r(const float* s, long ss, __m256* o) {
@@ -57,11 +58,25 @@ static inline void tiny_tr8(const void* sv, long ss, void* dv, long ds) {
   tiny_tr8r((const float*)sv, ss, o);
   for (int a = 0; a < 8; a++) _mm256_storeu_ps(d + a*ds, o[a]);
 }
+#else
+static inline void tiny_tr8(const void* sv, long ss, void* dv, long ds) {
+  const unsigned char* s = (const unsigned char*)sv;
+  unsigned char* d = (unsigned char*)dv;
+  for (long a = 0; a < 8; a++)
+    for (long b = 0; b < 8; b++) __builtin_memcpy(d + 4*(a*ds + b), s + 4*(b*ss + a), 4);
+}
+#endif
+static inline void tiny_tr16(const void* sv, long ss, void* dv, long ds) {
+  const unsigned char* s = (const unsigned char*)sv;
+  unsigned char* d = (unsigned char*)dv;
+  for (long ta = 0; ta < 16; ta += 8) for (long tb = 0; tb < 16; tb += 8) tiny_tr8(s + 4*(ta + tb*ss), ss, d + 4*(ta*ds + tb), ds);
+}
+#if defined(__AVX__)
 static inline void tiny_tr16s(const void* sv, long ss, void* dv, long ds) {
   const float* s = (const float*)sv;
   float* d = (float*)dv;
   if ((((uintptr_t)dv) | (uintptr_t)(ds * 4)) & 63) {
-    for (long ta = 0; ta < 16; ta += 8) for (long tb = 0; tb < 16; tb += 8) tiny_tr8(s + ta + tb*ss, ss, d + ta*ds + tb, ds);
+    tiny_tr16(sv, ss, dv, ds);
     return;
   }
   for (long ta = 0; ta < 16; ta += 8) {
@@ -80,17 +95,7 @@ static inline void tiny_tr16s(const void* sv, long ss, void* dv, long ds) {
   }
 }
 #else
-static inline void tiny_tr8(const void* sv, long ss, void* dv, long ds) {
-  const unsigned char* s = (const unsigned char*)sv;
-  unsigned char* d = (unsigned char*)dv;
-  for (long a = 0; a < 8; a++)
-    for (long b = 0; b < 8; b++) __builtin_memcpy(d + 4*(a*ds + b), s + 4*(b*ss + a), 4);
-}
-static inline void tiny_tr16s(const void* sv, long ss, void* dv, long ds) {
-  const unsigned char* s = (const unsigned char*)sv;
-  unsigned char* d = (unsigned char*)dv;
-  for (long ta = 0; ta < 16; ta += 8) for (long tb = 0; tb < 16; tb += 8) tiny_tr8(s + 4*(ta + tb*ss), ss, d + 4*(ta*ds + tb), ds);
-}
+static inline void tiny_tr16s(const void* sv, long ss, void* dv, long ds) { tiny_tr16(sv, ss, dv, ds); }
 #endif
 `
 
